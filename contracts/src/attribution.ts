@@ -1,0 +1,23 @@
+/** Attribution models (DESIGN D7). */
+export const MODELS = ['first', 'last', 'linear', 'position'] as const;
+export type Model = (typeof MODELS)[number];
+
+/** Conversion goals (DESIGN D6). */
+export const GOALS = ['purchase', 'add_to_cart', 'checkout_start', 'payment_info_submitted'] as const;
+export type Goal = (typeof GOALS)[number];
+
+/** Report dimensions a get-list request may group by (spec, operation 1). */
+export const DIMENSIONS = ['campaign', 'channel', 'source', 'medium', 'landing_page'] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+
+/** Allowed lookback windows in days (DESIGN D2). */
+export const LOOKBACK_DAYS = [1, 7, 14, 30, 60, 90, 180] as const;
+export type LookbackDays = (typeof LOOKBACK_DAYS)[number];
+
+/**
+ * Fixed-point scales. Credits are kept as integers so that retracting a credit subtracts exactly what was
+ * added (no floating-point drift between incremental views and a recomputation).
+ * A conversion's weights sum to exactly WEIGHT_SCALE; money is in micro-units of the store currency.
+ */
+export const WEIGHT_SCALE = 1_000_000;
+export const MONEY_SCALE = 1_000_000;

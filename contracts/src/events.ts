@@ -1,0 +1,529 @@
+/**
+ * Storefront events pushed to the service (spec "Event envelope", DESIGN D3).
+ *
+ * The `data` of every kind follows the Shopify Web Pixels shapes (reference/external-schemas.md §2-4).
+ * Presence and nullability:
+ * - a key the spec marks required is required here, except the few that real pixels omit
+ *   (consent flags, `discountsAmount`, `localization`, `delivery`, `transactions`, `image.src`, `sku`,
+ *   `untranslatedTitle`, `vendor`, checkout `email`): those are optional and the validator reports a warning
+ *   when they are absent (DESIGN D3);
+ * - a value Shopify sends as `null` is typed `T | null`, except the values the product depends on
+ *   (ids, amounts, currencies, checkout token, line-item variants), which are never null;
+ * - producers may add members; the validator keeps them.
+ */
+
+/** A monetary value (spec "Money object", Shopify `MoneyV2`). */
+export interface Money {
+  /** Decimal amount as a JSON number (never a string). */
+  amount: number;
+  /**
+   * ISO 4217 currency code, three upper-case letters.
+   * @pattern ^[A-Z]{3}$
+   */
+  currencyCode: string;
+}
+
+/** A `{key, value}` pair (cart and checkout attributes, line-item properties). */
+export interface Attribute {
+  key: string;
+  value: string;
+}
+
+/** Postal address (spec "Mail address"; Shopify `MailingAddress`, whose values may be null). */
+export interface MailAddress {
+  address1: string | null;
+  address2?: string | null;
+  city: string | null;
+  country: string | null;
+  /** ISO 3166-1 alpha-2. */
+  countryCode: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  phone?: string | null;
+  province: string | null;
+  provinceCode: string | null;
+  zip: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Context (external-schemas §3)
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * Snapshot of the browser `Location`. Shopify sends every member; other trackers may send `href` alone,
+ * so only `href` is required. Parse UTMs and click ids from `href` (or `search` when present).
+ */
+export interface Location {
+  /** Absolute http(s) URL of the page. */
+  href: string;
+  hash?: string;
+  host?: string;
+  hostname?: string;
+  origin?: string;
+  pathname?: string;
+  port?: string;
+  protocol?: string;
+  search?: string;
+}
+
+/** Snapshot of the top frame's `document`. */
+export interface WebPixelsDocument {
+  characterSet?: string;
+  location: Location;
+  /** URI of the linking page; `""` when none (the validator fills `""` when absent). */
+  referrer: string;
+  /** Page title; the validator fills `""` when absent. */
+  title: string;
+}
+
+/** Snapshot of `navigator`; every member optional (tolerated when absent). */
+export interface WebPixelsNavigator {
+  cookieEnabled?: boolean;
+  language?: string;
+  languages?: string[];
+  userAgent?: string;
+}
+
+/** Screen size in CSS pixels. */
+export interface Screen {
+  height: number;
+  width: number;
+}
+
+/** Snapshot of `window`; every member optional (tolerated when absent). */
+export interface WebPixelsWindow {
+  innerHeight?: number;
+  innerWidth?: number;
+  outerHeight?: number;
+  outerWidth?: number;
+  pageXOffset?: number;
+  pageYOffset?: number;
+  scrollX?: number;
+  scrollY?: number;
+  screenX?: number;
+  screenY?: number;
+  screen?: Screen;
+  location?: Location;
+  origin?: string;
+}
+
+/** Browser snapshot at event time (Shopify `Context`). `document` is what the product needs. */
+export interface Context {
+  document: WebPixelsDocument;
+  navigator?: WebPixelsNavigator;
+  window?: WebPixelsWindow;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Catalogue objects (external-schemas §4)
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Image reference; `src` may be protocol-relative (`//cdn.shopify.com/...`). */
+export interface Image {
+  /** Absent from some producers (a data-quality warning). */
+  src?: string | null;
+}
+
+/** A product (Shopify `Product`). */
+export interface Product {
+  /** Product id (numeric string in Shopify captures). */
+  id: string;
+  title: string;
+  /** Absent from some producers (warning). */
+  untranslatedTitle?: string | null;
+  /** Relative URL, e.g. `/products/apple`. */
+  url: string | null;
+  /** Absent from some producers (warning). */
+  vendor?: string;
+  /** Product type. */
+  type?: string | null;
+}
+
+/** A product variant (Shopify `ProductVariant`). */
+export interface ProductVariant {
+  /** Variant id (numeric string in Shopify captures). */
+  id: string;
+  /** `null` when neither the variant nor the product has an image; absent from some producers (warning). */
+  image?: Image | null;
+  price: Money;
+  product: Product;
+  /** Absent from some producers (warning). */
+  sku?: string | null;
+  /** e.g. `"Default Title"`. */
+  title?: string | null;
+  /** Absent from some producers (warning). */
+  untranslatedTitle?: string | null;
+}
+
+/** Cost of a cart line or a cart. */
+export interface CartCost {
+  totalAmount: Money;
+}
+
+/** One line of a cart (Shopify `CartLine`). */
+export interface CartLine {
+  /** Line total (the `add_to_cart` conversion value, DESIGN D6). */
+  cost: CartCost;
+  merchandise: ProductVariant;
+  quantity: number;
+}
+
+/** A cart (Shopify `Cart`). */
+export interface Cart {
+  attributes?: Attribute[];
+  cost: CartCost;
+  id: string | null;
+  lines: CartLine[];
+  totalQuantity: number;
+}
+
+/** A collection (Shopify `Collection`); `productVariants` holds the first variant of each product. */
+export interface Collection {
+  id: string;
+  title: string;
+  productVariants: ProductVariant[];
+}
+
+/** A storefront search (Shopify `SearchResult`). */
+export interface SearchResult {
+  query: string;
+  productVariants: ProductVariant[];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Checkout (spec "Checkout (basic structure)")
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Percentage value of a discount application. */
+export interface PricingPercentageValue {
+  percentage: number;
+}
+
+/** A discount applied to the checkout (Shopify `DiscountApplication`). */
+export interface DiscountApplication {
+  /** `ACROSS` or `EACH`. */
+  allocationMethod: string;
+  /** `ALL`, `ENTITLED` or `EXPLICIT`. */
+  targetSelection: string;
+  /** `LINE_ITEM` or `SHIPPING_LINE`. */
+  targetType: string;
+  /** For `DISCOUNT_CODE` applications, the code. */
+  title: string;
+  /** `AUTOMATIC`, `DISCOUNT_CODE`, `MANUAL` or `SCRIPT`. */
+  type: string;
+  value: Money | PricingPercentageValue;
+}
+
+/** The share of a discount allocated to one line item. */
+export interface DiscountAllocation {
+  amount: Money;
+  discountApplication: DiscountApplication;
+}
+
+/** A selling plan (subscription) attached to a line item. */
+export interface SellingPlan {
+  id: string;
+  name: string;
+}
+
+export interface SellingPlanAllocation {
+  sellingPlan: SellingPlan;
+}
+
+/** One line of a checkout (Shopify `CheckoutLineItem`). */
+export interface CheckoutLineItem {
+  discountAllocations?: DiscountAllocation[];
+  finalLinePrice: Money;
+  id: string | null;
+  properties?: Attribute[];
+  quantity: number;
+  sellingPlanAllocation?: SellingPlanAllocation | null;
+  title: string | null;
+  /** Never null here: the product needs the variant id (Shopify types it nullable). */
+  variant: ProductVariant;
+}
+
+/** A delivery option the buyer picked. */
+export interface DeliveryOption {
+  cost: Money | null;
+  costAfterDiscounts: Money | null;
+  description?: string | null;
+  handle: string;
+  title: string | null;
+  /** `pickup`, `pickupPoint`, `shipping` or `local`. */
+  type: string;
+}
+
+export interface Delivery {
+  selectedDeliveryOptions: DeliveryOption[];
+}
+
+export interface PaymentMethod {
+  name: string;
+  /** e.g. `creditCard`, `wallet`, `offsite`. */
+  type: string;
+}
+
+/** A payment transaction of the checkout. */
+export interface Transaction {
+  amount: Money;
+  gateway: string;
+  paymentMethod: PaymentMethod;
+}
+
+/** The buyer as known to the order (`checkout_completed`). */
+export interface CheckoutOrderCustomer {
+  id: string | null;
+  isFirstOrder: boolean | null;
+}
+
+/** The order of a checkout: null (or absent) on every kind but `checkout_completed` (DESIGN D3). */
+export interface CheckoutOrder {
+  id: string | null;
+  customer?: CheckoutOrderCustomer | null;
+}
+
+/** The order of a completed checkout: its id is always there. */
+export interface CompletedCheckoutOrder extends CheckoutOrder {
+  /** Order id (non-empty). */
+  id: string;
+}
+
+export interface LocalizationCountry {
+  isoCode: string | null;
+}
+
+export interface LocalizationLanguage {
+  isoCode: string;
+}
+
+export interface LocalizationMarket {
+  handle?: string | null;
+  id?: string | null;
+}
+
+export interface Localization {
+  country: LocalizationCountry;
+  language: LocalizationLanguage;
+  market?: LocalizationMarket;
+}
+
+export interface ShippingLine {
+  price: Money;
+}
+
+/** A checkout (Shopify `Checkout`). */
+export interface Checkout {
+  attributes?: Attribute[];
+  billingAddress?: MailAddress | null;
+  /** Checkout Extensibility only; absent on older checkouts (warning). */
+  buyerAcceptsEmailMarketing?: boolean;
+  /** Checkout Extensibility only; absent on older checkouts (warning). */
+  buyerAcceptsSmsMarketing?: boolean;
+  /**
+   * ISO 4217 currency of the checkout.
+   * @pattern ^[A-Z]{3}$
+   */
+  currencyCode: string;
+  /** Absent on older checkouts (warning). */
+  delivery?: Delivery | null;
+  discountApplications?: DiscountApplication[];
+  /** Absent on older checkouts (warning). */
+  discountsAmount?: Money | null;
+  /** Identity signal. `null` before the buyer gives it; absent from some producers (warning). */
+  email?: string | null;
+  lineItems: CheckoutLineItem[];
+  /** Absent on older checkouts (warning). */
+  localization?: Localization;
+  order?: CheckoutOrder | null;
+  /** E.164. */
+  phone?: string | null;
+  shippingAddress?: MailAddress | null;
+  shippingLine: ShippingLine | null;
+  smsMarketingPhone?: string | null;
+  subtotalPrice: Money | null;
+  /** Checkout token (the conversion key of `checkout_start` and `payment_info_submitted`, DESIGN D6). */
+  token: string;
+  /** Checkout total (the conversion value, DESIGN D6). */
+  totalPrice: Money;
+  totalTax: Money;
+  /** Absent on older checkouts (warning). */
+  transactions?: Transaction[];
+}
+
+/** The checkout of a `checkout_completed` event: it carries the order id. */
+export interface CompletedCheckout extends Checkout {
+  order: CompletedCheckoutOrder;
+}
+
+/** A lead captured by a storefront form (DESIGN D3, our own kind). */
+export interface Lead {
+  /** Email address the visitor typed (required; the identity signal). */
+  email: string;
+  phone?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  /** Id of the form on the page. */
+  formId?: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Event kinds and their data
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The fourteen event kinds the service ingests (DESIGN D3), in spec order. */
+export const EVENT_NAMES = [
+  'page_viewed',
+  'product_viewed',
+  'collection_viewed',
+  'search_submitted',
+  'product_added_to_cart',
+  'product_removed_from_cart',
+  'cart_viewed',
+  'lead_form_submitted',
+  'checkout_started',
+  'checkout_contact_info_submitted',
+  'checkout_address_info_submitted',
+  'checkout_shipping_info_submitted',
+  'payment_info_submitted',
+  'checkout_completed',
+] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** The kinds whose data is `{checkout}`. */
+export const CHECKOUT_EVENT_NAMES = [
+  'checkout_started',
+  'checkout_contact_info_submitted',
+  'checkout_address_info_submitted',
+  'checkout_shipping_info_submitted',
+  'payment_info_submitted',
+  'checkout_completed',
+] as const satisfies readonly EventName[];
+export type CheckoutEventName = (typeof CHECKOUT_EVENT_NAMES)[number];
+
+/** Envelope `type` values seen from producers; the service accepts any non-empty string. */
+export const EVENT_TYPES = ['standard', 'custom'] as const;
+
+/** `page_viewed` data: an empty object by design (the page is in `context.document.location`). */
+export interface PageViewedData {
+  [key: string]: unknown;
+}
+
+export interface ProductViewedData {
+  productVariant: ProductVariant;
+}
+
+export interface CollectionViewedData {
+  collection: Collection;
+}
+
+export interface SearchSubmittedData {
+  searchResult: SearchResult;
+}
+
+/** `product_added_to_cart` data; the cart line is never null for this kind. */
+export interface ProductAddedToCartData {
+  cartLine: CartLine;
+}
+
+/** `product_removed_from_cart` data; Shopify may send a null cart line. */
+export interface ProductRemovedFromCartData {
+  cartLine: CartLine | null;
+}
+
+/** `cart_viewed` data; Shopify sends a null cart for an empty cart. */
+export interface CartViewedData {
+  cart: Cart | null;
+}
+
+export interface LeadFormSubmittedData {
+  lead: Lead;
+}
+
+/** Data of every checkout kind but `checkout_completed`. */
+export interface CheckoutData {
+  checkout: Checkout;
+}
+
+export interface CheckoutCompletedData {
+  checkout: CompletedCheckout;
+}
+
+/** The `data` of each kind. */
+export interface EventDataMap {
+  page_viewed: PageViewedData;
+  product_viewed: ProductViewedData;
+  collection_viewed: CollectionViewedData;
+  search_submitted: SearchSubmittedData;
+  product_added_to_cart: ProductAddedToCartData;
+  product_removed_from_cart: ProductRemovedFromCartData;
+  cart_viewed: CartViewedData;
+  lead_form_submitted: LeadFormSubmittedData;
+  checkout_started: CheckoutData;
+  checkout_contact_info_submitted: CheckoutData;
+  checkout_address_info_submitted: CheckoutData;
+  checkout_shipping_info_submitted: CheckoutData;
+  payment_info_submitted: CheckoutData;
+  checkout_completed: CheckoutCompletedData;
+}
+
+/** Any kind's data (for the wire-level envelope). */
+export type EventData =
+  | PageViewedData
+  | ProductViewedData
+  | CollectionViewedData
+  | SearchSubmittedData
+  | ProductAddedToCartData
+  | ProductRemovedFromCartData
+  | CartViewedData
+  | LeadFormSubmittedData
+  | CheckoutData
+  | CheckoutCompletedData;
+
+/**
+ * The common envelope of a pushed event (spec "Event envelope"), as sent on the wire.
+ * Use `StorefrontEvent` inside the service: it ties `data` to `name`.
+ */
+export interface EventEnvelope {
+  /**
+   * Client (visitor) identifier, 1 to 256 characters.
+   * @minLength 1
+   * @maxLength 256
+   */
+  clientId: string;
+  /** Client IP address (on `/collect`, taken from the request when absent). */
+  clientIp: string;
+  context: Context;
+  /** Per-kind payload, see `EventDataMap`. */
+  data: EventData;
+  /**
+   * Event identifier, 1 to 256 characters; with the store it is the deduplication key.
+   * @minLength 1
+   * @maxLength 256
+   */
+  id: string;
+  name: EventName;
+  /** Sequence number of the event within the client. */
+  seq: number;
+  /** ISO 8601 with a time-zone designator, e.g. `2025-01-12T04:30:54.751Z`; at most 24 h in the future. */
+  timestamp: string;
+  /** Envelope type, `standard` for Shopify standard events (`custom` is accepted too). */
+  type: string;
+}
+
+/** Envelope members shared by every kind. */
+export interface EventEnvelopeBase {
+  clientId: string;
+  clientIp: string;
+  context: Context;
+  id: string;
+  seq: number;
+  timestamp: string;
+  type: string;
+}
+
+/** A validated event of kind `N` (internal; not a request body). */
+export type EventOf<N extends EventName> = EventEnvelopeBase & { name: N; data: EventDataMap[N] };
+
+/** A validated event, discriminated on `name` (internal; not a request body). */
+export type StorefrontEvent = { [N in EventName]: EventOf<N> }[EventName];

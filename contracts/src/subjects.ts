@@ -1,0 +1,67 @@
+/**
+ * Stream layout (DESIGN D3). Events are published to `ev.<partition>.<storeId>.<name>`; the partition is a
+ * stable hash of (storeId, clientId) so all events of one client land in one partition, in order.
+ * Store pushes use the same stream, partitioned by their natural key, with names `push_<kind>`.
+ */
+export const EVENTS_STREAM = 'EVENTS';
+export const EVENTS_SUBJECT_PREFIX = 'ev';
+export const DEFAULT_PARTITIONS = 16;
+
+/** Header carrying the time the API accepted the message (epoch ms), for freshness and latency figures. */
+export const RECEIVED_AT_HEADER = 'Att-Received-At';
+
+/** Store push kinds as they appear in subjects. */
+export const PUSH_SUBJECT_NAMES = {
+  orders: 'push_order',
+  products: 'push_product',
+  customers: 'push_customer',
+  'ad-spend': 'push_ad_spend',
+} as const;
+export type PushSubjectName = (typeof PUSH_SUBJECT_NAMES)[keyof typeof PUSH_SUBJECT_NAMES];
+
+/** A link click recorded by the short-link listener (DESIGN D10). */
+export const LINK_CLICK_SUBJECT_NAME = 'link_clicked';
+
+/** Store ids are subject tokens: lower-case letters, digits and underscore only. */
+export const STORE_ID_PATTERN = /^[a-z0-9_]{3,64}$/;
+
+/** 32-bit FNV-1a over UTF-16 code units: small, stable across processes and versions. */
+export function fnv1a32(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+export function partitionOf(storeId: string, key: string, partitions: number): number {
+  return fnv1a32(`${storeId}\u0000${key}`) % partitions;
+}
+
+export function eventSubject(partition: number, storeId: string, name: string): string {
+  return `${EVENTS_SUBJECT_PREFIX}.${partition}.${storeId}.${name}`;
+}
+
+export function partitionFilter(partition: number): string {
+  return `${EVENTS_SUBJECT_PREFIX}.${partition}.>`;
+}
+
+/** Parses `ev.<partition>.<storeId>.<name>`; null when the subject is not of that form. */
+export function parseEventSubject(subject: string): { partition: number; storeId: string; name: string } | null {
+  const parts = subject.split('.');
+  if (parts.length !== 4 || parts[0] !== EVENTS_SUBJECT_PREFIX) return null;
+  const partition = Number(parts[1]);
+  if (!Number.isInteger(partition) || partition < 0) return null;
+  return { partition, storeId: parts[2] ?? '', name: parts[3] ?? '' };
+}
+
+/** JetStream de-duplication id: `<storeId>:<event id>` (DESIGN D3). */
+export function eventMsgId(storeId: string, eventId: string): string {
+  return `${storeId}:${eventId}`;
+}
+
+/** Durable consumer name of one partition. */
+export function consumerName(partition: number): string {
+  return `pipeline-p${String(partition).padStart(2, '0')}`;
+}

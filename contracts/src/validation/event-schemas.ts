@@ -1,0 +1,327 @@
+/**
+ * Zod schemas of the event envelope and of each kind's `data` (DESIGN D3). Each schema satisfies the
+ * matching `contracts` interface, so the interfaces stay plain for tsoa while validation is real (STYLE 12).
+ *
+ * Objects are loose: members a producer adds are kept. Members the product depends on are required and
+ * never null; members real pixels omit are optional (the warnings are computed in `event.ts`).
+ */
+import { z } from 'zod';
+import {
+  EVENT_NAMES,
+  type Attribute,
+  type Cart,
+  type CartLine,
+  type Checkout,
+  type CheckoutLineItem,
+  type CheckoutOrder,
+  type Collection,
+  type CompletedCheckout,
+  type CompletedCheckoutOrder,
+  type Context,
+  type Delivery,
+  type DiscountApplication,
+  type EventDataMap,
+  type EventName,
+  type Lead,
+  type Localization,
+  type MailAddress,
+  type Product,
+  type ProductVariant,
+  type SearchResult,
+  type Transaction,
+} from '../events';
+import {
+  currencyCode,
+  emailAddress,
+  envelopeId,
+  httpUrl,
+  isoTimestamp,
+  moneySchema,
+  nonEmptyString,
+  quantity,
+} from './primitives';
+
+const optionalString = z.string().optional();
+const nullableString = z.string().nullable();
+const optionalNullableString = z.string().nullable().optional();
+const optionalNumber = z.number().optional();
+
+// ---------------------------------------------------------------------------------------------------------------
+// Context
+// ---------------------------------------------------------------------------------------------------------------
+
+const locationMembers = {
+  hash: optionalString,
+  host: optionalString,
+  hostname: optionalString,
+  origin: optionalString,
+  pathname: optionalString,
+  port: optionalString,
+  protocol: optionalString,
+  search: optionalString,
+};
+
+/** The page's location: `href` must be an absolute http(s) URL (landing page, UTMs and click ids come from it). */
+const locationSchema = z.looseObject({ href: httpUrl, ...locationMembers });
+
+/** `window.location` is not used by the product: any string `href`. */
+const windowLocationSchema = z.looseObject({ href: z.string(), ...locationMembers });
+
+/** `referrer` and `title` default to `""` when absent or null. */
+const stringOrEmpty = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? '');
+
+export const contextSchema = z.looseObject({
+  document: z.looseObject({
+    characterSet: optionalString,
+    location: locationSchema,
+    referrer: stringOrEmpty,
+    title: stringOrEmpty,
+  }),
+  navigator: z
+    .looseObject({
+      cookieEnabled: z.boolean().optional(),
+      language: optionalString,
+      languages: z.array(z.string()).optional(),
+      userAgent: optionalString,
+    })
+    .optional(),
+  window: z
+    .looseObject({
+      innerHeight: optionalNumber,
+      innerWidth: optionalNumber,
+      outerHeight: optionalNumber,
+      outerWidth: optionalNumber,
+      pageXOffset: optionalNumber,
+      pageYOffset: optionalNumber,
+      scrollX: optionalNumber,
+      scrollY: optionalNumber,
+      screenX: optionalNumber,
+      screenY: optionalNumber,
+      screen: z.looseObject({ height: z.number(), width: z.number() }).optional(),
+      location: windowLocationSchema.optional(),
+      origin: optionalString,
+    })
+    .optional(),
+}) satisfies z.ZodType<Context>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Catalogue
+// ---------------------------------------------------------------------------------------------------------------
+
+export const productSchema = z.looseObject({
+  id: nonEmptyString,
+  title: z.string(),
+  untranslatedTitle: optionalNullableString,
+  url: nullableString,
+  vendor: optionalString,
+  type: optionalNullableString,
+}) satisfies z.ZodType<Product>;
+
+export const productVariantSchema = z.looseObject({
+  id: nonEmptyString,
+  image: z.looseObject({ src: optionalNullableString }).nullable().optional(),
+  price: moneySchema,
+  product: productSchema,
+  sku: optionalNullableString,
+  title: optionalNullableString,
+  untranslatedTitle: optionalNullableString,
+}) satisfies z.ZodType<ProductVariant>;
+
+const attributeSchema = z.looseObject({ key: z.string(), value: z.string() }) satisfies z.ZodType<Attribute>;
+
+const cartCostSchema = z.looseObject({ totalAmount: moneySchema });
+
+const cartLineShape = { cost: cartCostSchema, merchandise: productVariantSchema, quantity };
+
+export const cartLineSchema = z.looseObject(cartLineShape) satisfies z.ZodType<CartLine>;
+
+/** The cart line of `product_added_to_cart`, which may not be null. */
+const addedCartLineSchema = z.looseObject(cartLineShape, {
+  error: 'must be a cart line object (null is allowed on product_removed_from_cart only)',
+}) satisfies z.ZodType<CartLine>;
+
+export const cartSchema = z.looseObject({
+  attributes: z.array(attributeSchema).optional(),
+  cost: cartCostSchema,
+  id: nullableString,
+  lines: z.array(cartLineSchema),
+  totalQuantity: quantity,
+}) satisfies z.ZodType<Cart>;
+
+export const collectionSchema = z.looseObject({
+  id: nonEmptyString,
+  title: z.string(),
+  productVariants: z.array(productVariantSchema),
+}) satisfies z.ZodType<Collection>;
+
+export const searchResultSchema = z.looseObject({
+  query: z.string(),
+  productVariants: z.array(productVariantSchema),
+}) satisfies z.ZodType<SearchResult>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Checkout
+// ---------------------------------------------------------------------------------------------------------------
+
+const mailAddressSchema = z.looseObject({
+  address1: nullableString,
+  address2: optionalNullableString,
+  city: nullableString,
+  country: nullableString,
+  countryCode: nullableString,
+  firstName: nullableString,
+  lastName: nullableString,
+  phone: optionalNullableString,
+  province: nullableString,
+  provinceCode: nullableString,
+  zip: nullableString,
+}) satisfies z.ZodType<MailAddress>;
+
+const discountApplicationSchema = z.looseObject({
+  allocationMethod: z.string(),
+  targetSelection: z.string(),
+  targetType: z.string(),
+  title: z.string(),
+  type: z.string(),
+  value: z.union([moneySchema, z.looseObject({ percentage: z.number() })], {
+    error: 'must be a Money object {amount, currencyCode} or {percentage}',
+  }),
+}) satisfies z.ZodType<DiscountApplication>;
+
+const lineItemSchema = z.looseObject({
+  discountAllocations: z
+    .array(z.looseObject({ amount: moneySchema, discountApplication: discountApplicationSchema }))
+    .optional(),
+  finalLinePrice: moneySchema,
+  id: nullableString,
+  properties: z.array(attributeSchema).optional(),
+  quantity,
+  sellingPlanAllocation: z
+    .looseObject({ sellingPlan: z.looseObject({ id: z.string(), name: z.string() }) })
+    .nullable()
+    .optional(),
+  title: nullableString,
+  variant: productVariantSchema,
+}) satisfies z.ZodType<CheckoutLineItem>;
+
+const deliverySchema = z.looseObject({
+  selectedDeliveryOptions: z.array(
+    z.looseObject({
+      cost: moneySchema.nullable(),
+      costAfterDiscounts: moneySchema.nullable(),
+      description: optionalNullableString,
+      handle: z.string(),
+      title: nullableString,
+      type: z.string(),
+    }),
+  ),
+}) satisfies z.ZodType<Delivery>;
+
+const transactionSchema = z.looseObject({
+  amount: moneySchema,
+  gateway: z.string(),
+  paymentMethod: z.looseObject({ name: z.string(), type: z.string() }),
+}) satisfies z.ZodType<Transaction>;
+
+const localizationSchema = z.looseObject({
+  country: z.looseObject({ isoCode: nullableString }),
+  language: z.looseObject({ isoCode: z.string() }),
+  market: z.looseObject({ handle: optionalNullableString, id: optionalNullableString }).optional(),
+}) satisfies z.ZodType<Localization>;
+
+const orderCustomerSchema = z.looseObject({ id: nullableString, isFirstOrder: z.boolean().nullable() });
+
+const checkoutOrderSchema = z.looseObject({
+  id: nullableString,
+  customer: orderCustomerSchema.nullable().optional(),
+}) satisfies z.ZodType<CheckoutOrder>;
+
+const completedCheckoutOrderSchema = z.looseObject(
+  {
+    id: z.string({ error: 'must be the order id (a string) on checkout_completed' }).min(1),
+    customer: orderCustomerSchema.nullable().optional(),
+  },
+  { error: 'must be the order {id, customer} on checkout_completed' },
+) satisfies z.ZodType<CompletedCheckoutOrder>;
+
+const checkoutShape = {
+  attributes: z.array(attributeSchema).optional(),
+  billingAddress: mailAddressSchema.nullable().optional(),
+  buyerAcceptsEmailMarketing: z.boolean().optional(),
+  buyerAcceptsSmsMarketing: z.boolean().optional(),
+  currencyCode,
+  delivery: deliverySchema.nullable().optional(),
+  discountApplications: z.array(discountApplicationSchema).optional(),
+  discountsAmount: moneySchema.nullable().optional(),
+  email: optionalNullableString,
+  lineItems: z.array(lineItemSchema),
+  localization: localizationSchema.optional(),
+  order: checkoutOrderSchema.nullable().optional(),
+  phone: optionalNullableString,
+  shippingAddress: mailAddressSchema.nullable().optional(),
+  shippingLine: z.looseObject({ price: moneySchema }).nullable(),
+  smsMarketingPhone: optionalNullableString,
+  subtotalPrice: moneySchema.nullable(),
+  token: nonEmptyString,
+  totalPrice: moneySchema,
+  totalTax: moneySchema,
+  transactions: z.array(transactionSchema).optional(),
+};
+
+export const checkoutSchema = z.looseObject(checkoutShape) satisfies z.ZodType<Checkout>;
+
+/** The checkout of `checkout_completed`: `order.id` is required. */
+export const completedCheckoutSchema = z.looseObject({
+  ...checkoutShape,
+  order: completedCheckoutOrderSchema,
+}) satisfies z.ZodType<CompletedCheckout>;
+
+export const leadSchema = z.looseObject({
+  email: emailAddress,
+  phone: optionalNullableString,
+  firstName: optionalNullableString,
+  lastName: optionalNullableString,
+  formId: optionalNullableString,
+}) satisfies z.ZodType<Lead>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Per-kind data and the envelope
+// ---------------------------------------------------------------------------------------------------------------
+
+const checkoutDataSchema = z.looseObject({ checkout: checkoutSchema });
+
+/** The `data` schema of each kind. */
+export const EVENT_DATA_SCHEMAS: { readonly [N in EventName]: z.ZodType<EventDataMap[N]> } = {
+  page_viewed: z.looseObject({}),
+  product_viewed: z.looseObject({ productVariant: productVariantSchema }),
+  collection_viewed: z.looseObject({ collection: collectionSchema }),
+  search_submitted: z.looseObject({ searchResult: searchResultSchema }),
+  product_added_to_cart: z.looseObject({ cartLine: addedCartLineSchema }),
+  product_removed_from_cart: z.looseObject({ cartLine: cartLineSchema.nullable() }),
+  cart_viewed: z.looseObject({ cart: cartSchema.nullable() }),
+  lead_form_submitted: z.looseObject({ lead: leadSchema }),
+  checkout_started: checkoutDataSchema,
+  checkout_contact_info_submitted: checkoutDataSchema,
+  checkout_address_info_submitted: checkoutDataSchema,
+  checkout_shipping_info_submitted: checkoutDataSchema,
+  payment_info_submitted: checkoutDataSchema,
+  checkout_completed: z.looseObject({ checkout: completedCheckoutSchema }),
+};
+
+/** Any object: the `data` check when the name is unknown. */
+export const anyObjectSchema = z.looseObject({});
+
+/** The envelope members but `data`, which is checked per kind afterwards (and passes through here). */
+export const envelopeSchema = z.looseObject({
+  clientId: envelopeId,
+  clientIp: z.string(),
+  context: contextSchema,
+  id: envelopeId,
+  name: z.enum(EVENT_NAMES),
+  seq: z.number(),
+  timestamp: isoTimestamp,
+  type: nonEmptyString,
+});

@@ -1,0 +1,164 @@
+/**
+ * `validateEvent`: the envelope and per-kind checks of DESIGN D3, with data-quality warnings.
+ * Pure: the clock comes in as `opts.now`.
+ */
+import type { z } from 'zod';
+import {
+  EVENT_NAMES,
+  type Checkout,
+  type EventDataMap,
+  type EventName,
+  type ProductVariant,
+  type StorefrontEvent,
+} from '../events';
+import { anyObjectSchema, envelopeSchema, EVENT_DATA_SCHEMAS } from './event-schemas';
+import { runSchema, type FieldError, type ValidationResult } from './result';
+
+/** Default bound on how far in the future an event timestamp may be (DESIGN D3). */
+export const DEFAULT_MAX_FUTURE_MS = 24 * 60 * 60 * 1000;
+
+export interface ValidateEventOptions {
+  /** The time the event was received; timestamps more than `maxFutureMs` after it are rejected. */
+  now: Date;
+  /** Default 24 h. */
+  maxFutureMs?: number;
+  /** Used as `clientIp` when the event has none (the `/collect` route passes the request's address). */
+  clientIpFallback?: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isEventName(value: unknown): value is EventName {
+  return typeof value === 'string' && (EVENT_NAMES as readonly string[]).includes(value);
+}
+
+function formatDuration(ms: number): string {
+  const hour = 60 * 60 * 1000;
+  if (ms % hour === 0) return `${ms / hour} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${ms / 1000} s`;
+}
+
+function variantWarnings(add: (w: string) => void, path: string, variant: ProductVariant): void {
+  if (variant.image === undefined || (variant.image !== null && variant.image.src === undefined)) {
+    add(`${path}.image.src missing`);
+  }
+  if (variant.sku === undefined) add(`${path}.sku missing`);
+  if (variant.untranslatedTitle === undefined) add(`${path}.untranslatedTitle missing`);
+  if (variant.product.untranslatedTitle === undefined) add(`${path}.product.untranslatedTitle missing`);
+  if (variant.product.vendor === undefined) add(`${path}.product.vendor missing`);
+}
+
+const TOLERATED_CHECKOUT_MEMBERS = [
+  'buyerAcceptsEmailMarketing',
+  'buyerAcceptsSmsMarketing',
+  'discountsAmount',
+  'email',
+  'localization',
+  'delivery',
+  'transactions',
+] as const satisfies readonly (keyof Checkout)[];
+
+function checkoutWarnings(add: (w: string) => void, checkout: Checkout): void {
+  for (const member of TOLERATED_CHECKOUT_MEMBERS) {
+    if (checkout[member] === undefined) add(`data.checkout.${member} missing`);
+  }
+  for (const item of checkout.lineItems) variantWarnings(add, 'data.checkout.lineItems[*].variant', item.variant);
+}
+
+/** Members that the spec marks required but were absent and tolerated; `[*]` stands for any array index. */
+function collectWarnings(event: StorefrontEvent, raw: Record<string, unknown>): string[] {
+  const warnings = new Set<string>();
+  const add = (w: string): void => {
+    warnings.add(w);
+  };
+  const context = raw['context'];
+  const document = isRecord(context) ? context['document'] : undefined;
+  if (isRecord(document)) {
+    if (document['referrer'] === undefined) add('context.document.referrer missing');
+    if (document['title'] === undefined) add('context.document.title missing');
+  }
+  switch (event.name) {
+    case 'page_viewed':
+    case 'lead_form_submitted':
+      break;
+    case 'product_viewed':
+      variantWarnings(add, 'data.productVariant', event.data.productVariant);
+      break;
+    case 'collection_viewed':
+      for (const v of event.data.collection.productVariants)
+        variantWarnings(add, 'data.collection.productVariants[*]', v);
+      break;
+    case 'search_submitted':
+      for (const v of event.data.searchResult.productVariants) {
+        variantWarnings(add, 'data.searchResult.productVariants[*]', v);
+      }
+      break;
+    case 'product_added_to_cart':
+    case 'product_removed_from_cart':
+      if (event.data.cartLine) variantWarnings(add, 'data.cartLine.merchandise', event.data.cartLine.merchandise);
+      break;
+    case 'cart_viewed':
+      for (const line of event.data.cart?.lines ?? [])
+        variantWarnings(add, 'data.cart.lines[*].merchandise', line.merchandise);
+      break;
+    case 'checkout_started':
+    case 'checkout_contact_info_submitted':
+    case 'checkout_address_info_submitted':
+    case 'checkout_shipping_info_submitted':
+    case 'payment_info_submitted':
+    case 'checkout_completed':
+      checkoutWarnings(add, event.data.checkout);
+      break;
+  }
+  return [...warnings];
+}
+
+/**
+ * Validates one pushed event (DESIGN D3). On success the value is the event with `context.document.referrer`
+ * and `title` defaulted to `""`, `clientIp` filled from `clientIpFallback` when absent, and every unknown member
+ * kept; `warnings` lists tolerated omissions. On failure every error found is listed, with its field path.
+ */
+export function validateEvent(input: unknown, opts: ValidateEventOptions): ValidationResult<StorefrontEvent> {
+  if (!isRecord(input)) {
+    return {
+      ok: false,
+      errors: [
+        {
+          field: 'event',
+          message: `must be an object, got ${Array.isArray(input) ? 'array' : input === null ? 'null' : typeof input}`,
+        },
+      ],
+    };
+  }
+  const raw: Record<string, unknown> =
+    input['clientIp'] === undefined && opts.clientIpFallback !== undefined
+      ? { ...input, clientIp: opts.clientIpFallback }
+      : input;
+
+  const errors: FieldError[] = [];
+  const envelope = runSchema(envelopeSchema, raw, 'event');
+  if (!envelope.ok) errors.push(...envelope.errors);
+
+  const timestamp = raw['timestamp'];
+  if (typeof timestamp === 'string' && !errors.some((e) => e.field === 'timestamp')) {
+    const maxFutureMs = opts.maxFutureMs ?? DEFAULT_MAX_FUTURE_MS;
+    if (Date.parse(timestamp) - opts.now.getTime() > maxFutureMs) {
+      errors.push({ field: 'timestamp', message: `is more than ${formatDuration(maxFutureMs)} in the future` });
+    }
+  }
+
+  const name = raw['name'];
+  // With an unknown name, `data` is only checked to be an object (the name error is reported above).
+  const dataSchema: z.ZodType<EventDataMap[EventName]> = isEventName(name) ? EVENT_DATA_SCHEMAS[name] : anyObjectSchema;
+  const data = runSchema(dataSchema, raw['data'], 'event', ['data']);
+  if (!data.ok) errors.push(...data.errors);
+
+  if (!envelope.ok || !data.ok || errors.length > 0) return { ok: false, errors };
+  // `name` and `data` were checked together above (the data schema is the one of this name); TypeScript
+  // cannot correlate the two, hence the assertion.
+  const event = { ...envelope.value, data: data.value } as StorefrontEvent;
+  return { ok: true, value: event, warnings: collectWarnings(event, raw) };
+}

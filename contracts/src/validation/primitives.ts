@@ -1,0 +1,86 @@
+/**
+ * Zod building blocks shared by the event and push schemas. Messages are plain words starting with "must "
+ * (that is how `issueMessage` tells them from zod's defaults); the field path and `, got <value>` are added there.
+ */
+import { z } from 'zod';
+import type { Money } from '../events';
+
+/** A string with at least one character. */
+export const nonEmptyString = z.string().min(1);
+
+/** Client and event ids: 1 to 256 characters. */
+export const envelopeId = z.string().min(1).max(256);
+
+/** ISO 4217 code, three upper-case letters. */
+const CURRENCY_MESSAGE = 'must be a 3-letter ISO 4217 currency code such as USD';
+export const currencyCode = z.string({ error: CURRENCY_MESSAGE }).regex(/^[A-Z]{3}$/, { error: CURRENCY_MESSAGE });
+
+/** ISO 8601 date-time with a time-zone designator (`Z` or `+hh:mm`). */
+export const isoTimestamp = z.iso.datetime({
+  offset: true,
+  error: 'must be an ISO 8601 timestamp with a time zone (e.g. 2025-01-12T04:30:54.751Z)',
+});
+
+/** A calendar date `YYYY-MM-DD`. */
+export const isoDate = z.iso.date({ error: 'must be a date in the form YYYY-MM-DD' });
+
+/** A non-negative decimal number written as a string, as Shopify REST sends money. */
+const DECIMAL_MESSAGE = 'must be a non-negative decimal string such as "19.99"';
+export const decimalString = z.string({ error: DECIMAL_MESSAGE }).regex(/^\d+(\.\d+)?$/, { error: DECIMAL_MESSAGE });
+
+/** True for an absolute http(s) URL. */
+export function isHttpUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const { protocol } = new URL(value);
+  return protocol === 'http:' || protocol === 'https:';
+}
+
+/** An absolute http(s) URL. */
+export const httpUrl = z.string().refine(isHttpUrl, { error: 'must be an absolute http(s) URL' });
+
+/** Something that looks like an email address (`local@domain`). */
+export const emailAddress = z.string().regex(/^[^\s@]+@[^\s@]+$/, { error: 'must be an email address' });
+
+/** A count of items: a non-negative integer. */
+export const quantity = z.int().min(0);
+
+/** A monetary amount: a finite JSON number (a numeric string is rejected) and a currency code. */
+export const moneySchema = z.looseObject({
+  amount: z.number(),
+  currencyCode,
+}) satisfies z.ZodType<Money>;
+
+const SHOP_ID_DIGITS = /^\d+$/;
+const MAX_INT64 = 9223372036854775807n;
+
+/** Fits a signed 64-bit integer (PostgreSQL `bigint`); non-digit strings are left to the pattern check. */
+function fitsInt64(value: string): boolean {
+  return !SHOP_ID_DIGITS.test(value) || BigInt(value) <= MAX_INT64;
+}
+
+/**
+ * A Shopify id: a non-negative safe integer or a string of digits up to 2^63 - 1; output as a string.
+ * Ids above 2^53 must be sent as strings (a JSON number would already have lost digits).
+ */
+export const shopId = z
+  .union(
+    [
+      z.int().min(0),
+      z
+        .string()
+        .regex(SHOP_ID_DIGITS, { error: 'must be a string of digits' })
+        .refine(fitsInt64, { error: 'must be at most 9223372036854775807' }),
+    ],
+    { error: 'must be an integer or a string of digits' },
+  )
+  .transform((v) => String(v));
+
+/** A platform id (ad spend, e.g. Meta's `act_123`): a safe integer or a non-empty string; output as a string. */
+export const platformId = z
+  .union([z.int(), z.string().min(1)], { error: 'must be a string or an integer' })
+  .transform((v) => String(v));
+
+/** A platform id that may be `""` (ad-set and ad ids of a campaign-level row). */
+export const platformIdOrEmpty = z
+  .union([z.int(), z.string()], { error: 'must be a string or an integer' })
+  .transform((v) => String(v));

@@ -1,0 +1,67 @@
+/**
+ * Applies the stream and consumer definitions kept as data in infra/nats/ (DESIGN D3), idempotently:
+ * add, and on "already exists" update. nats-server 2.9 features only (one filter subject per consumer).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { jetstreamManager, type ConsumerConfig, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream';
+import { consumerName } from '../contracts/src/subjects';
+
+const NATS_DIR = path.join(__dirname, 'nats');
+
+function readJson(file: string): Record<string, unknown> {
+  return JSON.parse(fs.readFileSync(path.join(NATS_DIR, file), 'utf8')) as Record<string, unknown>;
+}
+
+export interface NatsSetupOptions {
+  partitions: number;
+  /** Replicas of the stream (3 on the cluster of `make cluster`). */
+  replicas?: number;
+  /** Redelivery delay of unacked messages; the data file's value when absent (tests shorten it). */
+  ackWaitMs?: number;
+}
+
+export function streamConfig(opts: NatsSetupOptions): StreamConfig {
+  const cfg = readJson('stream.events.json') as unknown as StreamConfig;
+  return { ...cfg, num_replicas: opts.replicas ?? cfg.num_replicas };
+}
+
+export function pipelineConsumerConfig(partition: number, ackWaitMs?: number): ConsumerConfig {
+  const template = fs.readFileSync(path.join(NATS_DIR, 'consumer.pipeline.json'), 'utf8');
+  const cfg = JSON.parse(template.replaceAll('{partition}', String(partition))) as ConsumerConfig;
+  cfg.durable_name = consumerName(partition);
+  if (ackWaitMs !== undefined) cfg.ack_wait = ackWaitMs * 1_000_000;
+  return cfg;
+}
+
+function isAlreadyExists(err: unknown): boolean {
+  return err instanceof Error && /already (in use|exists)/i.test(err.message);
+}
+
+async function upsertStream(jsm: JetStreamManager, cfg: StreamConfig): Promise<void> {
+  try {
+    await jsm.streams.add(cfg);
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+    await jsm.streams.update(cfg.name, cfg);
+  }
+}
+
+async function upsertConsumer(jsm: JetStreamManager, stream: string, cfg: ConsumerConfig): Promise<void> {
+  try {
+    await jsm.consumers.add(stream, cfg);
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+    await jsm.consumers.update(stream, cfg.durable_name ?? '', cfg);
+  }
+}
+
+export async function setupNats(nc: NatsConnection, opts: NatsSetupOptions): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  const stream = streamConfig(opts);
+  await upsertStream(jsm, stream);
+  for (let p = 0; p < opts.partitions; p++) {
+    await upsertConsumer(jsm, stream.name, pipelineConsumerConfig(p, opts.ackWaitMs));
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Store credentials (DESIGN D2): 256-bit random secrets with a kind prefix, stored as SHA-256 digests only,
+ * compared in constant time.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const CREDENTIAL_KINDS = ['api_key', 'ingest_key', 'access_token'] as const;
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+
+const PREFIX: Record<CredentialKind, string> = { api_key: 'ak_', ingest_key: 'ik_', access_token: 'at_' };
+
+export function generateCredential(kind: CredentialKind): string {
+  return PREFIX[kind] + randomBytes(32).toString('base64url');
+}
+
+export function digestCredential(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
+
+export function digestsEqual(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function newStoreId(): string {
+  // Lower-case base32-ish token usable as a NATS subject token (contracts STORE_ID_PATTERN).
+  const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789';
+  const bytes = randomBytes(14);
+  let id = 'st_';
+  for (const b of bytes) id += alphabet[b % alphabet.length];
+  return id;
+}

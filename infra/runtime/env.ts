@@ -1,0 +1,35 @@
+/** Parses configuration from the environment once at boot; every problem is reported together (STYLE 41). */
+import type { z } from 'zod';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function parseEnv<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined>,
+): Readonly<z.output<S>> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`));
+  }
+  return Object.freeze(result.data);
+}
+
+/** Parses "all", "3", "0-7" or "0-3,8,10-11" into sorted partition numbers below `count`. */
+export function parsePartitionSet(spec: string, count: number): number[] {
+  if (spec.trim() === 'all') return Array.from({ length: count }, (_, i) => i);
+  const set = new Set<number>();
+  for (const part of spec.split(',')) {
+    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    if (!m) throw new Error(`"${part}" is not a partition or range`);
+    const from = Number(m[1]);
+    const to = m[2] === undefined ? from : Number(m[2]);
+    if (to < from || to >= count) throw new Error(`"${part}" is outside 0-${count - 1}`);
+    for (let p = from; p <= to; p++) set.add(p);
+  }
+  return [...set].sort((a, b) => a - b);
+}

@@ -1,0 +1,75 @@
+/**
+ * JetStream source (STYLE 11, 13): one durable pull consumer per owned partition, merged into one
+ * Observable of inbound messages with their ack handles. `stop()` closes the consumers so the source
+ * completes and everything downstream flushes.
+ */
+import { merge, Observable } from 'rxjs';
+import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
+import { consumerName, EVENTS_STREAM, RECEIVED_AT_HEADER } from '../../../contracts/src/subjects';
+
+export interface InboundMessage {
+  subject: string;
+  /** Stream sequence. */
+  seq: number;
+  data: Uint8Array;
+  /** Epoch ms at which the API accepted the message, when it said so. */
+  receivedAt: number | null;
+  redelivered: boolean;
+  ack(): void;
+  nak(delayMs?: number): void;
+  working(): void;
+}
+
+export function toInbound(m: JsMsg): InboundMessage {
+  const header = m.headers?.get(RECEIVED_AT_HEADER);
+  const receivedAt = header ? Number(header) : NaN;
+  return {
+    subject: m.subject,
+    seq: m.seq,
+    data: m.data,
+    receivedAt: Number.isFinite(receivedAt) ? receivedAt : null,
+    redelivered: m.redelivered,
+    ack: () => m.ack(),
+    nak: (delayMs) => m.nak(delayMs),
+    working: () => m.working(),
+  };
+}
+
+export interface PartitionSource {
+  messages$: Observable<InboundMessage>;
+  /** Stops pulling; the source completes once the consumers have closed. */
+  stop(): Promise<void>;
+}
+
+export function consumePartitions(
+  js: JetStreamClient,
+  partitions: readonly number[],
+  pullMax: number,
+): PartitionSource {
+  const open: ConsumerMessages[] = [];
+  let stopped = false;
+
+  const one = (partition: number): Observable<InboundMessage> =>
+    new Observable<InboundMessage>((subscriber) => {
+      let iter: ConsumerMessages | undefined;
+      void (async () => {
+        const consumer = await js.consumers.get(EVENTS_STREAM, consumerName(partition));
+        if (stopped) return subscriber.complete();
+        iter = await consumer.consume({ max_messages: pullMax });
+        open.push(iter);
+        for await (const m of iter) subscriber.next(toInbound(m));
+        subscriber.complete();
+      })().catch((err: unknown) => subscriber.error(err));
+      return () => {
+        void iter?.close();
+      };
+    });
+
+  return {
+    messages$: merge(...partitions.map(one)),
+    async stop() {
+      stopped = true;
+      await Promise.all(open.map((it) => it.close()));
+    },
+  };
+}

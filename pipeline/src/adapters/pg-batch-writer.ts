@@ -1,0 +1,141 @@
+/**
+ * Applies one batch in one PostgreSQL transaction (DESIGN D13): stored facts first (idempotent on their
+ * natural keys), then the view maintenance step for whatever was new, then dead letters. The caller acks
+ * the batch's messages only after this resolves.
+ */
+import type { PoolClient } from 'pg';
+import type { Db } from '../../../infra/runtime/db';
+import { isTransientDbError } from '../../../infra/runtime/db';
+import type { BatchItem, BatchOutcome, PipelinePorts } from '../stream/build-pipeline';
+import type { DecodedFact } from '../domain/decode-message';
+import { toAdSpendFact } from '../domain/facts';
+import {
+  type ChangedPushes,
+  type DeadLetterRow,
+  insertDeadLetters,
+  insertLinkClicks,
+  insertRawEvents,
+  loadRates,
+  loadStores,
+  type PushRows,
+  type RawEventRow,
+  type StoreSettings,
+  upsertPushes,
+} from './pg-fact-store';
+
+/** What a batch stored that was new: the input of view maintenance. */
+export interface NewFacts {
+  stores: Map<string, StoreSettings>;
+  /** Conversion rates per store (currency -> rate to the store currency). */
+  rates: Map<string, Map<string, number>>;
+  events: RawEventRow[];
+  pushes: ChangedPushes;
+  clicks: Array<{ storeId: string; click: Extract<DecodedFact, { kind: 'link_click' }>['click'] }>;
+}
+
+/** View maintenance hook, run inside the batch transaction after the facts are stored. */
+export type MaintainViews = (client: PoolClient, facts: NewFacts) => Promise<void>;
+
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+function deadLetterOf(item: BatchItem, storeId: string | null, reason: string): DeadLetterRow {
+  return {
+    storeId,
+    seq: item.msg.seq,
+    subject: item.msg.subject,
+    reason,
+    payload: decoder.decode(item.msg.data).replaceAll('\u0000', ''),
+  };
+}
+
+export function createBatchWriter(
+  db: Db,
+  maintainViews?: MaintainViews,
+): Pick<PipelinePorts, 'applyBatch' | 'deadLetter' | 'isTransient'> {
+  async function applyBatch(items: readonly BatchItem[]): Promise<BatchOutcome> {
+    return db.transaction('batch', async (client) => {
+      const storeIds = [...new Set(items.flatMap((it) => (it.decoded.kind === 'poison' ? [] : [it.decoded.storeId])))];
+      const stores = await loadStores(db, client, storeIds);
+      const rates = await loadRates(db, client, storeIds);
+
+      const events: RawEventRow[] = [];
+      const seenEvents = new Set<string>();
+      const pushes: PushRows = { orders: [], products: [], customers: [], adSpend: [] };
+      const clicks: NewFacts['clicks'] = [];
+      const dead: DeadLetterRow[] = [];
+      let inBatchDuplicates = 0;
+
+      for (const item of items) {
+        const d = item.decoded;
+        if (d.kind === 'poison') {
+          dead.push(deadLetterOf(item, d.storeId, d.reason));
+          continue;
+        }
+        if (!stores.has(d.storeId)) {
+          dead.push(deadLetterOf(item, d.storeId, `unknown store ${d.storeId}`));
+          continue;
+        }
+        const seq = item.msg.seq;
+        switch (d.kind) {
+          case 'event': {
+            const key = `${d.storeId}\u0000${d.event.id}`;
+            if (seenEvents.has(key)) {
+              inBatchDuplicates++;
+              break;
+            }
+            seenEvents.add(key);
+            events.push({ storeId: d.storeId, event: d.event, receivedAt: item.msg.receivedAt ?? Date.now(), seq });
+            break;
+          }
+          case 'order':
+            pushes.orders.push({ storeId: d.storeId, order: d.order, seq });
+            break;
+          case 'product':
+            pushes.products.push({ storeId: d.storeId, product: d.product, seq });
+            break;
+          case 'customer':
+            pushes.customers.push({ storeId: d.storeId, customer: d.customer, seq });
+            break;
+          case 'ad_spend': {
+            const store = stores.get(d.storeId)!;
+            const rateOf = (c: string) => rates.get(d.storeId)?.get(c);
+            pushes.adSpend.push({
+              storeId: d.storeId,
+              row: d.row,
+              fact: toAdSpendFact(d.row, store.currency, rateOf).fact,
+              seq,
+            });
+            break;
+          }
+          case 'link_click':
+            clicks.push({ storeId: d.storeId, click: d.click });
+            break;
+        }
+      }
+
+      const inserted = await insertRawEvents(db, client, events);
+      const newEvents = events.filter((e) => inserted.has(`${e.storeId}\u0000${e.event.id}`));
+      const changed = await upsertPushes(db, client, pushes);
+      await insertLinkClicks(db, client, clicks);
+      await insertDeadLetters(db, client, dead);
+      if (maintainViews) await maintainViews(client, { stores, rates, events: newEvents, pushes: changed, clicks });
+
+      return {
+        size: items.length,
+        stored: newEvents.length,
+        duplicates: events.length - newEvents.length + inBatchDuplicates,
+        deadLettered: dead.length,
+        receivedAt: newEvents.map((e) => e.receivedAt),
+      };
+    });
+  }
+
+  async function deadLetter(item: BatchItem, reason: string): Promise<void> {
+    const storeId = item.decoded.kind === 'poison' ? item.decoded.storeId : item.decoded.storeId;
+    await db.transaction('dead_letter', (client) =>
+      insertDeadLetters(db, client, [deadLetterOf(item, storeId, reason)]),
+    );
+  }
+
+  return { applyBatch, deadLetter, isTransient: isTransientDbError };
+}

@@ -1,0 +1,376 @@
+/**
+ * Writes stored facts in bulk inside the batch transaction: raw events (idempotent on the natural key),
+ * store pushes (a newer updated_at wins), link clicks and dead letters. One statement per table, arrays
+ * through unnest (STYLE 24).
+ */
+import type { PoolClient } from 'pg';
+import type { Db } from '../../../infra/runtime/db';
+import type { StorefrontEvent } from '../../../contracts/src/events';
+import type { AdSpendRow, ShopCustomer, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
+import type { LinkClick } from '../domain/decode-message';
+import type { AdSpendFact } from '../domain/facts';
+
+export interface StoreSettings {
+  storeId: string;
+  timezone: string;
+  currency: string;
+  lookbackDays: number;
+}
+
+/** Conversion rates of the stores to their currency (DESIGN D6), per store: currency -> rate. */
+export async function loadRates(
+  db: Db,
+  client: PoolClient,
+  storeIds: readonly string[],
+): Promise<Map<string, Map<string, number>>> {
+  const out = new Map<string, Map<string, number>>(storeIds.map((id) => [id, new Map<string, number>()]));
+  if (storeIds.length === 0) return out;
+  const rows = await db.query<{ store_id: string; currency: string; rate: string }>(
+    'currency_rates.load',
+    'select store_id, currency, rate from currency_rates where store_id = any($1::text[])',
+    [storeIds],
+    client,
+  );
+  for (const r of rows) out.get(r.store_id)?.set(r.currency, Number(r.rate));
+  return out;
+}
+
+export async function loadStores(
+  db: Db,
+  client: PoolClient,
+  storeIds: readonly string[],
+): Promise<Map<string, StoreSettings>> {
+  if (storeIds.length === 0) return new Map();
+  const rows = await db.query<{ store_id: string; timezone: string; currency: string; lookback_days: number }>(
+    'stores.load',
+    'select store_id, timezone, currency, lookback_days from stores where store_id = any($1::text[])',
+    [storeIds],
+    client,
+  );
+  return new Map(
+    rows.map((r) => [
+      r.store_id,
+      { storeId: r.store_id, timezone: r.timezone, currency: r.currency, lookbackDays: r.lookback_days },
+    ]),
+  );
+}
+
+export interface RawEventRow {
+  storeId: string;
+  event: StorefrontEvent;
+  receivedAt: number;
+  seq: number;
+}
+
+/** Inserts raw events; returns the keys (`storeId\0eventId`) that were new. */
+export async function insertRawEvents(db: Db, client: PoolClient, rows: readonly RawEventRow[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const inserted = await db.query<{ store_id: string; event_id: string }>(
+    'raw_events.insert',
+    `insert into raw_events (store_id, event_id, client_id, name, occurred_at, received_at, stream_seq, payload)
+     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::bigint[], $8::jsonb[])
+     on conflict (store_id, event_id) do nothing
+     returning store_id, event_id`,
+    [
+      rows.map((r) => r.storeId),
+      rows.map((r) => r.event.id),
+      rows.map((r) => r.event.clientId),
+      rows.map((r) => r.event.name),
+      rows.map((r) => r.event.timestamp),
+      rows.map((r) => new Date(r.receivedAt).toISOString()),
+      rows.map((r) => r.seq),
+      rows.map((r) => JSON.stringify(r.event)),
+    ],
+    client,
+  );
+  return new Set(inserted.map((r) => `${r.store_id}\u0000${r.event_id}`));
+}
+
+interface Versioned {
+  storeId: string;
+  key: string;
+  updatedAt: string;
+  seq: number;
+  payload: unknown;
+}
+
+/** Keeps, per key, the newest version in the batch (an upsert may not touch one row twice). */
+function newestPerKey<T extends Versioned>(rows: readonly T[]): T[] {
+  const best = new Map<string, T>();
+  for (const r of rows) {
+    const k = `${r.storeId}\u0000${r.key}`;
+    const cur = best.get(k);
+    if (
+      !cur ||
+      Date.parse(r.updatedAt) > Date.parse(cur.updatedAt) ||
+      (r.updatedAt === cur.updatedAt && r.seq > cur.seq)
+    ) {
+      best.set(k, r);
+    }
+  }
+  return [...best.values()];
+}
+
+async function upsertVersioned(
+  db: Db,
+  client: PoolClient,
+  table: 'shop_orders' | 'shop_products' | 'shop_customers',
+  keyColumn: 'order_id' | 'product_id' | 'customer_id',
+  rows: readonly Versioned[],
+): Promise<Versioned[]> {
+  const fresh = newestPerKey(rows);
+  if (fresh.length === 0) return [];
+  const changed = await db.query<{ store_id: string; key: string }>(
+    `${table}.upsert`,
+    `insert into ${table} (store_id, ${keyColumn}, updated_at, stream_seq, payload)
+     select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::bigint[], $5::jsonb[])
+     on conflict (store_id, ${keyColumn}) do update
+       set updated_at = excluded.updated_at, stream_seq = excluded.stream_seq, payload = excluded.payload
+       where excluded.updated_at > ${table}.updated_at
+     returning store_id, ${keyColumn} as key`,
+    [
+      fresh.map((r) => r.storeId),
+      fresh.map((r) => r.key),
+      fresh.map((r) => r.updatedAt),
+      fresh.map((r) => r.seq),
+      fresh.map((r) => JSON.stringify(r.payload)),
+    ],
+    client,
+  );
+  const keys = new Set(changed.map((r) => `${r.store_id}\u0000${r.key}`));
+  return fresh.filter((r) => keys.has(`${r.storeId}\u0000${r.key}`));
+}
+
+export interface PushRows {
+  orders: Array<{ storeId: string; order: ShopOrder; seq: number }>;
+  products: Array<{ storeId: string; product: ShopProduct; seq: number }>;
+  customers: Array<{ storeId: string; customer: ShopCustomer; seq: number }>;
+  adSpend: Array<{ storeId: string; row: AdSpendRow; fact: AdSpendFact; seq: number }>;
+}
+
+export interface ChangedPushes {
+  orders: Array<{ storeId: string; order: ShopOrder }>;
+  products: Array<{ storeId: string; product: ShopProduct }>;
+  customers: Array<{ storeId: string; customer: ShopCustomer }>;
+  /** The new version of each changed ad spend row and the version it replaced (for the spend rollup). */
+  adSpend: Array<{ storeId: string; fact: AdSpendFact; previous: AdSpendFact | null }>;
+}
+
+/** Upserts store pushes; returns the ones that changed stored state (new, or newer than what was stored). */
+export async function upsertPushes(db: Db, client: PoolClient, rows: PushRows): Promise<ChangedPushes> {
+  const orders = await upsertVersioned(
+    db,
+    client,
+    'shop_orders',
+    'order_id',
+    rows.orders.map((r) => ({
+      storeId: r.storeId,
+      key: r.order.id,
+      updatedAt: r.order.updated_at,
+      seq: r.seq,
+      payload: r.order,
+    })),
+  );
+  const products = await upsertVersioned(
+    db,
+    client,
+    'shop_products',
+    'product_id',
+    rows.products.map((r) => ({
+      storeId: r.storeId,
+      key: r.product.id,
+      updatedAt: r.product.updated_at,
+      seq: r.seq,
+      payload: r.product,
+    })),
+  );
+  const customers = await upsertVersioned(
+    db,
+    client,
+    'shop_customers',
+    'customer_id',
+    rows.customers.map((r) => ({
+      storeId: r.storeId,
+      key: r.customer.id,
+      updatedAt: r.customer.updated_at,
+      seq: r.seq,
+      payload: r.customer,
+    })),
+  );
+  const adSpend = await upsertAdSpend(db, client, rows.adSpend);
+  return {
+    orders: orders.map((r) => ({ storeId: r.storeId, order: r.payload as ShopOrder })),
+    products: products.map((r) => ({ storeId: r.storeId, product: r.payload as ShopProduct })),
+    customers: customers.map((r) => ({ storeId: r.storeId, customer: r.payload as ShopCustomer })),
+    adSpend,
+  };
+}
+
+export function adSpendKey(
+  f: Pick<AdSpendFact, 'day' | 'platform' | 'accountId' | 'campaignId' | 'adsetId' | 'adId'>,
+): string {
+  return [f.day, f.platform, f.accountId, f.campaignId, f.adsetId, f.adId].join('\u0000');
+}
+
+interface AdSpendDbRow {
+  store_id: string;
+  day: string;
+  platform: string;
+  account_id: string;
+  campaign_id: string;
+  adset_id: string;
+  ad_id: string;
+  channel: string;
+  source: string;
+  medium: string;
+  campaign: string;
+  spend_micros: string;
+  impressions: string;
+  clicks: string;
+  conv_value_micros: string;
+}
+
+export function adSpendFactOf(r: AdSpendDbRow): AdSpendFact {
+  return {
+    day: r.day,
+    platform: r.platform,
+    accountId: r.account_id,
+    campaignId: r.campaign_id,
+    adsetId: r.adset_id,
+    adId: r.ad_id,
+    channel: r.channel as AdSpendFact['channel'],
+    source: r.source,
+    medium: r.medium,
+    campaign: r.campaign,
+    spendMicros: Number(r.spend_micros),
+    impressions: Number(r.impressions),
+    clicks: Number(r.clicks),
+    convValueMicros: Number(r.conv_value_micros),
+  };
+}
+
+async function upsertAdSpend(db: Db, client: PoolClient, rows: PushRows['adSpend']): Promise<ChangedPushes['adSpend']> {
+  const fresh = newestPerKey(
+    rows.map((r) => ({
+      storeId: r.storeId,
+      key: adSpendKey(r.fact),
+      updatedAt: r.row.updated_at ?? '1970-01-01T00:00:00Z',
+      seq: r.seq,
+      payload: r,
+    })),
+  );
+  if (fresh.length === 0) return [];
+  const facts = fresh.map((f) => f.payload.fact);
+  const keys = ['store_id', 'day', 'platform', 'account_id', 'campaign_id', 'adset_id', 'ad_id'].join(', ');
+  const cols = `${keys}, channel, source, medium, campaign, spend_micros, impressions, clicks, conv_value_micros`;
+  // One statement: the stored version before the upsert (for the exact rollup difference), then the upsert
+  // of versions newer than what is stored. Both CTEs see the same snapshot.
+  const changed = await db.query<AdSpendDbRow & { previous: AdSpendDbRow | null }>(
+    'ad_spend.upsert',
+    `with input as (
+       select * from unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                            $8::text[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[],
+                            $16::timestamptz[], $17::bigint[], $18::jsonb[])
+         as t(${cols}, updated_at, stream_seq, row)
+     ), prev as (
+       select a.* from ad_spend a join input i using (store_id, day, platform, account_id, campaign_id, adset_id, ad_id)
+     ), up as (
+       insert into ad_spend (${cols}, updated_at, stream_seq, row)
+       select ${cols}, updated_at, stream_seq, row from input
+       on conflict (store_id, day, platform, account_id, campaign_id, adset_id, ad_id) do update
+         set updated_at = excluded.updated_at, stream_seq = excluded.stream_seq, row = excluded.row,
+             channel = excluded.channel, source = excluded.source, medium = excluded.medium, campaign = excluded.campaign,
+             spend_micros = excluded.spend_micros, impressions = excluded.impressions, clicks = excluded.clicks,
+             conv_value_micros = excluded.conv_value_micros
+         where excluded.updated_at > ad_spend.updated_at
+       returning ${cols}
+     )
+     select up.*, to_char(up.day, 'YYYY-MM-DD') as day,
+            case when prev.store_id is null then null else
+              jsonb_build_object('store_id', prev.store_id, 'day', to_char(prev.day, 'YYYY-MM-DD'), 'platform', prev.platform,
+                'account_id', prev.account_id, 'campaign_id', prev.campaign_id, 'adset_id', prev.adset_id, 'ad_id', prev.ad_id,
+                'channel', prev.channel, 'source', prev.source, 'medium', prev.medium, 'campaign', prev.campaign,
+                'spend_micros', prev.spend_micros, 'impressions', prev.impressions, 'clicks', prev.clicks,
+                'conv_value_micros', prev.conv_value_micros) end as previous
+     from up left join prev using (store_id, day, platform, account_id, campaign_id, adset_id, ad_id)`,
+    [
+      fresh.map((f) => f.storeId),
+      facts.map((f) => f.day),
+      facts.map((f) => f.platform),
+      facts.map((f) => f.accountId),
+      facts.map((f) => f.campaignId),
+      facts.map((f) => f.adsetId),
+      facts.map((f) => f.adId),
+      facts.map((f) => f.channel),
+      facts.map((f) => f.source),
+      facts.map((f) => f.medium),
+      facts.map((f) => f.campaign),
+      facts.map((f) => f.spendMicros),
+      facts.map((f) => f.impressions),
+      facts.map((f) => f.clicks),
+      facts.map((f) => f.convValueMicros),
+      fresh.map((f) => f.updatedAt),
+      fresh.map((f) => f.seq),
+      fresh.map((f) => JSON.stringify(f.payload.row)),
+    ],
+    client,
+  );
+  return changed.map((c) => ({
+    storeId: c.store_id,
+    fact: adSpendFactOf(c),
+    previous: c.previous ? adSpendFactOf(c.previous) : null,
+  }));
+}
+
+export interface DeadLetterRow {
+  storeId: string | null;
+  seq: number;
+  subject: string;
+  reason: string;
+  payload: string;
+}
+
+export async function insertDeadLetters(db: Db, client: PoolClient, rows: readonly DeadLetterRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    'dead_letters.insert',
+    `insert into dead_letters (store_id, stream_seq, subject, reason, payload)
+     select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[])
+     on conflict (stream_seq, subject) do nothing`,
+    [
+      rows.map((r) => r.storeId),
+      rows.map((r) => r.seq),
+      rows.map((r) => r.subject),
+      rows.map((r) => r.reason),
+      rows.map((r) => r.payload),
+    ],
+    client,
+  );
+}
+
+export async function insertLinkClicks(
+  db: Db,
+  client: PoolClient,
+  rows: ReadonlyArray<{ storeId: string; click: LinkClick }>,
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const inserted = await db.query(
+    'link_clicks.insert',
+    `insert into link_clicks (store_id, click_id, code, client_id, clicked_at, ip, user_agent, referrer)
+     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::text[])
+     on conflict (store_id, click_id) do nothing
+     returning 1`,
+    [
+      rows.map((r) => r.storeId),
+      rows.map((r) => r.click.clickId),
+      rows.map((r) => r.click.code),
+      rows.map((r) => r.click.clientId),
+      rows.map((r) => r.click.at),
+      rows.map((r) => r.click.ip),
+      rows.map((r) => r.click.userAgent),
+      rows.map((r) => r.click.referrer),
+    ],
+    client,
+  );
+  return inserted.length;
+}

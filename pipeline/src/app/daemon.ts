@@ -1,0 +1,182 @@
+/**
+ * Builds and runs the pipeline daemon: NATS source, batch writer with view maintenance, health server.
+ * `main.ts` wires it to the process (signals, exit codes); tests start it in-process.
+ */
+import type { Server } from 'node:http';
+import type { Subscription } from 'rxjs';
+import { connect } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { consumerName, EVENTS_STREAM } from '../../../contracts/src/subjects';
+import { createDb, type Db } from '../../../infra/runtime/db';
+import type { Logger } from '../../../infra/runtime/logger';
+import { consumePartitions } from '../adapters/nats-source';
+import { createBatchWriter, type MaintainViews } from '../adapters/pg-batch-writer';
+import { buildPipeline, type PipelineReport } from '../stream/build-pipeline';
+import type { PipelineConfig } from './config';
+import { startHealthServer } from './health-server';
+import { createPipelineMetrics, type PipelineMetrics } from './metrics';
+
+export interface RunningPipeline {
+  metrics: PipelineMetrics;
+  db: Db;
+  nc: NatsConnection;
+  healthServer: Server | null;
+  /** Resolves when the pipeline has stopped (after stop() or a fatal error). */
+  done: Promise<void>;
+  /** Drains: stop pulling, commit and ack the batch in hand, close connections. Idempotent. */
+  stop(): Promise<void>;
+  isDraining(): boolean;
+}
+
+export interface PipelineDeps {
+  maintainViews?: (db: Db) => MaintainViews;
+  /** Skip the HTTP health server (tests that run several pipelines). */
+  withoutHealthServer?: boolean;
+}
+
+export async function startPipeline(
+  config: PipelineConfig,
+  logger: Logger,
+  deps: PipelineDeps = {},
+): Promise<RunningPipeline> {
+  const metrics = createPipelineMetrics();
+  const db = createDb({
+    connectionString: config.databaseUrl,
+    service: 'pipeline',
+    max: config.dbPool,
+    onError: (err) => logger.warn({ err }, 'idle PostgreSQL client error'),
+    onQuery: (tag, seconds, ok) => metrics.dbQuery.observe({ tag, ok: String(ok) }, seconds),
+  });
+  const nc = await connect({
+    servers: config.natsUrl.split(','),
+    name: 'pipeline',
+    maxReconnectAttempts: -1,
+  });
+  const js = jetstream(nc);
+  const jsm = await jetstreamManager(nc);
+  // Fail fast with a clear message when the stream or a consumer is missing.
+  for (const p of config.partitions) await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
+
+  const writer = withFaultInjection(createBatchWriter(db, deps.maintainViews?.(db)), config.faultKillAfterCommits);
+  const source = consumePartitions(js, config.partitions, config.pullMax);
+  let draining = false;
+  let lastCommitAt = Date.now();
+
+  const onReport = (r: PipelineReport): void => {
+    switch (r.type) {
+      case 'committed': {
+        const o = r.outcome;
+        metrics.eventsConsumed.inc({ result: 'stored' }, o.stored);
+        metrics.eventsConsumed.inc({ result: 'duplicate' }, o.duplicates);
+        metrics.eventsConsumed.inc({ result: 'dead_letter' }, o.deadLettered);
+        metrics.batchSize.observe(o.size);
+        metrics.flushDuration.observe(r.seconds);
+        const now = Date.now();
+        lastCommitAt = now;
+        metrics.lastCommit.set(now / 1000);
+        for (const t of o.receivedAt) metrics.visibility.observe((now - t) / 1000);
+        if (o.receivedAt.length) metrics.viewFreshness.set((now - Math.max(...o.receivedAt)) / 1000);
+        logger.debug(
+          { size: o.size, stored: o.stored, duplicates: o.duplicates, dead: o.deadLettered, seconds: r.seconds },
+          'batch committed',
+        );
+        break;
+      }
+      case 'nak':
+        metrics.batchFailures.inc({ outcome: 'nak' });
+        logger.warn({ err: r.error, size: r.size }, 'batch failed on a transient error; asked for redelivery');
+        break;
+      case 'isolated':
+        metrics.batchFailures.inc({ outcome: 'isolated' });
+        logger.error({ err: r.error, size: r.size }, 'batch failed; applying its messages one by one');
+        break;
+    }
+  };
+
+  let resolveDone: () => void = () => undefined;
+  let rejectDone: (err: unknown) => void = () => undefined;
+  const done = new Promise<void>((resolve, reject) => {
+    resolveDone = resolve;
+    rejectDone = reject;
+  });
+  const subscription: Subscription = buildPipeline(source.messages$, writer, {
+    flushMs: config.flushMs,
+    batchMax: config.batchMax,
+    retries: 5,
+    retryBaseMs: 200,
+    nakDelayMs: 2000,
+  }).subscribe({ next: onReport, error: (err: unknown) => rejectDone(err), complete: () => resolveDone() });
+
+  const pendingTimer = setInterval(() => {
+    void Promise.all(
+      config.partitions.map(async (p) => {
+        const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
+        metrics.consumerPending.set({ partition: String(p) }, info.num_pending + info.num_ack_pending);
+      }),
+    ).catch(() => undefined);
+  }, 5000);
+  pendingTimer.unref();
+
+  const healthServer = deps.withoutHealthServer
+    ? null
+    : await startHealthServer({
+        host: config.healthHost,
+        port: config.healthPort,
+        registry: metrics.registry,
+        checks: {
+          draining: () => Promise.resolve({ ok: !draining, detail: draining ? 'draining' : undefined }),
+          nats: () => Promise.resolve({ ok: !nc.isClosed() && nc.info !== undefined }),
+          postgres: async () => {
+            await db.query('health', 'select 1');
+            return { ok: true };
+          },
+          consumers: async () => {
+            for (const p of config.partitions) await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
+            return {
+              ok: true,
+              detail: `${config.partitions.length} attached`,
+              lastCommitAgoS: (Date.now() - lastCommitAt) / 1000,
+            };
+          },
+        },
+      });
+
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      draining = true;
+      logger.info('draining: stop pulling, commit and ack the batch in hand');
+      await source.stop();
+      await Promise.race([done.catch(() => undefined), delay(config.shutdownTimeoutMs)]);
+      subscription.unsubscribe();
+      clearInterval(pendingTimer);
+      await nc.drain().catch(() => undefined);
+      await db.close().catch(() => undefined);
+      await new Promise<void>((resolve) => (healthServer ? healthServer.close(() => resolve()) : resolve()));
+      logger.info('stopped');
+    })();
+    return stopping;
+  };
+
+  return { metrics, db, nc, healthServer, done, stop, isDraining: () => draining };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** Test-only fault injection: dies by SIGKILL right after the n-th commit, before its messages are acked. */
+function withFaultInjection<W extends { applyBatch: (...args: never[]) => Promise<unknown> }>(
+  writer: W,
+  killAfterCommits: number,
+): W {
+  if (killAfterCommits <= 0) return writer;
+  let commits = 0;
+  const applyBatch = async (...args: Parameters<W['applyBatch']>) => {
+    const result = await writer.applyBatch(...args);
+    if (++commits >= killAfterCommits) process.kill(process.pid, 'SIGKILL');
+    return result;
+  };
+  return { ...writer, applyBatch };
+}

@@ -1,0 +1,79 @@
+/**
+ * Exact integer apportionment (DESIGN D7, contracts WEIGHT_SCALE / MONEY_SCALE).
+ *
+ * Views are incrementally maintained sums of credits and must equal a recomputation exactly, so a
+ * conversion's credits are integers that add up to exactly the amount being split. This module turns
+ * exact rational weights into such integers with the largest-remainder (Hamilton) method.
+ */
+
+/** An exact non-negative rational weight `num / den` (integers, `den > 0`). */
+export type Fraction = { num: number; den: number };
+
+function gcd(a: bigint, b: bigint): bigint {
+  while (b !== 0n) {
+    [a, b] = [b, a % b];
+  }
+  return a;
+}
+
+function assertFraction(w: Fraction, i: number): void {
+  if (!Number.isSafeInteger(w.num) || !Number.isSafeInteger(w.den) || w.num < 0 || w.den <= 0) {
+    throw new RangeError(`apportion: weight ${i} must be num >= 0, den > 0 safe integers, got ${w.num}/${w.den}`);
+  }
+}
+
+/**
+ * Splits `total` into integers, one per weight, such that:
+ * - they sum to exactly `total`;
+ * - each share differs from the exact `total * w` by less than 1 (it is its floor or ceiling);
+ * - the result depends only on the arguments (largest remainder; equal remainders: lower index first).
+ *
+ * A negative total is split as the negation of the split of `-total`, so retracting a credit mirrors
+ * applying it. A zero weight always gets 0.
+ *
+ * @param total a safe integer (weight units or money micro-units)
+ * @param weights exact fractions that must sum to exactly 1
+ * @throws RangeError when `total` is not a safe integer, a weight is malformed, or the weights do not sum to 1
+ */
+export function apportion(total: number, weights: readonly Fraction[]): number[] {
+  if (!Number.isSafeInteger(total)) {
+    throw new RangeError(`apportion: total must be a safe integer, got ${total}`);
+  }
+  weights.forEach(assertFraction);
+
+  // Common denominator of all weights, exactly.
+  let lcm = 1n;
+  for (const w of weights) {
+    const den = BigInt(w.den);
+    lcm = (lcm / gcd(lcm, den)) * den;
+  }
+  // Each weight as an integer numerator over `lcm`.
+  const scaled = weights.map((w) => BigInt(w.num) * (lcm / BigInt(w.den)));
+  const sum = scaled.reduce((acc, s) => acc + s, 0n);
+  if (sum !== lcm) {
+    throw new RangeError(`apportion: weights must sum to exactly 1, got ${sum}/${lcm}`);
+  }
+
+  const negative = total < 0;
+  const magnitude = BigInt(negative ? -total : total);
+
+  // Exact share magnitude * s / lcm = floor + rem / lcm.
+  const floors = scaled.map((s) => (magnitude * s) / lcm);
+  const rems = scaled.map((s) => (magnitude * s) % lcm);
+  let leftover = magnitude - floors.reduce((acc, f) => acc + f, 0n);
+
+  // leftover = sum(rems) / lcm < number of nonzero remainders, so only fractional shares get a unit.
+  const order = rems
+    .map((rem, index) => ({ rem, index }))
+    .sort((a, b) => (a.rem === b.rem ? a.index - b.index : a.rem > b.rem ? -1 : 1));
+  for (const { index } of order) {
+    if (leftover === 0n) break;
+    floors[index] = (floors[index] ?? 0n) + 1n;
+    leftover -= 1n;
+  }
+
+  return floors.map((f) => {
+    const n = Number(f);
+    return negative && n !== 0 ? -n : n;
+  });
+}

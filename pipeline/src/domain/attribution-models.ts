@@ -1,0 +1,75 @@
+/**
+ * Attribution models (DESIGN D7; same credit math as the Snowplow attribution package, conventions 2.3),
+ * as exact fractions turned into integer credits by largest-remainder apportionment.
+ */
+import type { Model } from '../../../contracts/src/attribution';
+import { apportion, type Fraction } from './apportion';
+
+/** What one conversion distributes over its touchpoints: weight units (normally WEIGHT_SCALE) and money micro-units. */
+export interface CreditAmounts {
+  weight: number;
+  value: number;
+  cogs: number;
+}
+
+/** The integer credit of the touchpoint at `index` (0-based, in time order). */
+export interface TouchCredit {
+  index: number;
+  weight: number;
+  value: number;
+  cogs: number;
+}
+
+const ZERO: Fraction = { num: 0, den: 1 };
+const ONE: Fraction = { num: 1, den: 1 };
+
+/**
+ * The exact share of each of `n` time-ordered touchpoints under `model`; always `n` fractions summing to 1.
+ * - `first`: 1 to index 0; `last`: 1 to index n-1; `linear`: 1/n each;
+ * - `position`: 1 for n = 1, 1/2 + 1/2 for n = 2, else 2/5 first, 2/5 last and 1/(5(n-2)) to each middle
+ *   touchpoint, all over the common denominator 5(n-2) so that they sum to exactly 1.
+ *
+ * @throws RangeError when `n` is not a positive safe integer
+ */
+export function modelFractions(model: Model, n: number): Fraction[] {
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new RangeError(`modelFractions: n must be a positive integer, got ${n}`);
+  }
+  const fill = (f: (i: number) => Fraction): Fraction[] => Array.from({ length: n }, (_, i) => f(i));
+  switch (model) {
+    case 'first':
+      return fill((i) => (i === 0 ? ONE : ZERO));
+    case 'last':
+      return fill((i) => (i === n - 1 ? ONE : ZERO));
+    case 'linear':
+      return fill(() => ({ num: 1, den: n }));
+    case 'position': {
+      if (n === 1) return [ONE];
+      if (n === 2) return fill(() => ({ num: 1, den: 2 }));
+      const den = 5 * (n - 2);
+      return fill((i) => (i === 0 || i === n - 1 ? { num: 2 * (n - 2), den } : { num: 1, den }));
+    }
+  }
+}
+
+/**
+ * Integer credits of one conversion under `model` over `n` time-ordered touchpoints: weight, value and cost
+ * of goods are each apportioned exactly (each sums to its amount; DESIGN D7 conversions += w,
+ * conversion_value += w * value). Only touchpoints with a nonzero share are returned, in index order, so
+ * `first` and `last` yield a single entry. Deterministic, so a retraction can recompute or replay exactly
+ * what was added.
+ *
+ * @throws RangeError when `n` is not a positive integer or an amount is not a safe integer
+ */
+export function creditTouches(model: Model, n: number, amounts: CreditAmounts): TouchCredit[] {
+  const fractions = modelFractions(model, n);
+  const weights = apportion(amounts.weight, fractions);
+  const values = apportion(amounts.value, fractions);
+  const cogs = apportion(amounts.cogs, fractions);
+  const credits: TouchCredit[] = [];
+  fractions.forEach((f, index) => {
+    if (f.num === 0) return;
+    credits.push({ index, weight: weights[index] ?? 0, value: values[index] ?? 0, cogs: cogs[index] ?? 0 });
+  });
+  return credits;
+}

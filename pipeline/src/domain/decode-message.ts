@@ -1,0 +1,114 @@
+/**
+ * Decodes one stream message into a typed fact, or a poison verdict with the reason (DESIGN D13).
+ * Pure: the validation clock is the time the API accepted the message, so a replay decodes exactly as
+ * the live run did.
+ */
+import type { StorefrontEvent } from '../../../contracts/src/events';
+import type { AdSpendRow, ShopCustomer, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
+import { LINK_CLICK_SUBJECT_NAME, parseEventSubject, PUSH_SUBJECT_NAMES } from '../../../contracts/src/subjects';
+import {
+  formatFieldError,
+  validateAdSpendRow,
+  validateCustomer,
+  validateEvent,
+  validateOrder,
+  validateProduct,
+  type ValidationResult,
+} from '../../../contracts/src/validation';
+
+export interface LinkClick {
+  code: string;
+  clickId: string;
+  clientId: string;
+  at: string;
+  ip: string;
+  userAgent: string;
+  referrer: string;
+}
+
+export type DecodedFact =
+  | { kind: 'event'; storeId: string; event: StorefrontEvent; warnings: string[] }
+  | { kind: 'order'; storeId: string; order: ShopOrder }
+  | { kind: 'product'; storeId: string; product: ShopProduct }
+  | { kind: 'customer'; storeId: string; customer: ShopCustomer }
+  | { kind: 'ad_spend'; storeId: string; row: AdSpendRow }
+  | { kind: 'link_click'; storeId: string; click: LinkClick };
+
+export type DecodeResult = DecodedFact | { kind: 'poison'; storeId: string | null; reason: string };
+
+const poison = (storeId: string | null, reason: string): DecodeResult => ({ kind: 'poison', storeId, reason });
+
+function firstError<T>(result: ValidationResult<T>): string {
+  return result.ok ? '' : result.errors.slice(0, 5).map(formatFieldError).join('; ');
+}
+
+function decodeLinkClick(body: unknown): LinkClick | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const b = body as Record<string, unknown>;
+  const str = (k: string): string | null => (typeof b[k] === 'string' ? b[k] : null);
+  const code = str('code');
+  const clickId = str('clickId');
+  const at = str('at');
+  if (!code || !clickId || !at || Number.isNaN(Date.parse(at))) return null;
+  return {
+    code,
+    clickId,
+    at,
+    clientId: str('clientId') ?? '',
+    ip: str('ip') ?? '',
+    userAgent: str('userAgent') ?? '',
+    referrer: str('referrer') ?? '',
+  };
+}
+
+export function decodeMessage(subject: string, data: Uint8Array, receivedAt: number | null): DecodeResult {
+  const parsed = parseEventSubject(subject);
+  if (!parsed) return poison(null, `subject ${subject} is not ev.<partition>.<storeId>.<name>`);
+  const { storeId, name } = parsed;
+  let text: string;
+  let body: unknown;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(data);
+    body = JSON.parse(text);
+  } catch (err) {
+    return poison(storeId, `undecodable JSON: ${(err as Error).message}`);
+  }
+  // PostgreSQL text and jsonb cannot hold NUL; such a message would fail its batch forever.
+  if (text.includes('\\u0000') || text.includes('\u0000')) return poison(storeId, 'contains a NUL character (\\u0000)');
+  const now = new Date(receivedAt ?? Number.MAX_SAFE_INTEGER / 2);
+
+  switch (name) {
+    case PUSH_SUBJECT_NAMES.orders: {
+      const r = validateOrder(body);
+      return r.ok ? { kind: 'order', storeId, order: r.value } : poison(storeId, `invalid order: ${firstError(r)}`);
+    }
+    case PUSH_SUBJECT_NAMES.products: {
+      const r = validateProduct(body);
+      return r.ok
+        ? { kind: 'product', storeId, product: r.value }
+        : poison(storeId, `invalid product: ${firstError(r)}`);
+    }
+    case PUSH_SUBJECT_NAMES.customers: {
+      const r = validateCustomer(body);
+      return r.ok
+        ? { kind: 'customer', storeId, customer: r.value }
+        : poison(storeId, `invalid customer: ${firstError(r)}`);
+    }
+    case PUSH_SUBJECT_NAMES['ad-spend']: {
+      const r = validateAdSpendRow(body);
+      return r.ok
+        ? { kind: 'ad_spend', storeId, row: r.value }
+        : poison(storeId, `invalid ad spend row: ${firstError(r)}`);
+    }
+    case LINK_CLICK_SUBJECT_NAME: {
+      const click = decodeLinkClick(body);
+      return click ? { kind: 'link_click', storeId, click } : poison(storeId, 'invalid link click');
+    }
+    default: {
+      const r = validateEvent(body, { now });
+      if (!r.ok) return poison(storeId, `invalid event: ${firstError(r)}`);
+      if (r.value.name !== name) return poison(storeId, `event name ${r.value.name} does not match subject ${subject}`);
+      return { kind: 'event', storeId, event: r.value, warnings: r.warnings };
+    }
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * Stored facts derived from validated input (pure). Amounts are converted to the store currency here,
+ * once, so that every later recomputation uses the same numbers (DESIGN D6: both amounts are kept).
+ */
+import type { EventName, StorefrontEvent } from '../../../contracts/src/events';
+import type { AdSpendRow, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
+import type { Channel } from '../../../contracts/src/channels';
+import { classifyChannel } from './channel';
+import { convertToStore, decimal, type RateOf, toMicros } from './money';
+
+/** [variant id, quantity] */
+export type Line = [string, number];
+
+export interface EventFact {
+  eventId: string;
+  clientId: string;
+  name: EventName;
+  /** Event time, epoch ms. */
+  at: number;
+  pageUrl: string;
+  referrer: string;
+  email: string | null;
+  customerId: string | null;
+  orderId: string | null;
+  checkoutToken: string | null;
+  isFirstOrder: boolean | null;
+  valueMicros: number | null;
+  valueOrig: number | null;
+  currencyOrig: string | null;
+  lines: Line[];
+}
+
+export interface OrderFact {
+  orderId: string;
+  createdAt: number;
+  cancelled: boolean;
+  email: string | null;
+  customerId: string | null;
+  /** Order total less successful refunds, in store micro-units (never below 0). */
+  valueMicros: number;
+  refundedMicros: number;
+  valueOrig: number;
+  currencyOrig: string;
+  landingSite: string;
+  referringSite: string;
+  lines: Line[];
+}
+
+export interface VariantCost {
+  variantId: string;
+  productId: string;
+  costMicros: number;
+}
+
+export interface AdSpendFact {
+  day: string;
+  platform: string;
+  accountId: string;
+  campaignId: string;
+  adsetId: string;
+  adId: string;
+  channel: Channel;
+  source: string;
+  medium: string;
+  campaign: string;
+  spendMicros: number;
+  impressions: number;
+  clicks: number;
+  convValueMicros: number;
+}
+
+export interface Derived<T> {
+  fact: T;
+  /** Conversion rates that were missing (1:1 assumed). */
+  missingRates: string[];
+}
+
+/** Emails are compared trimmed and lower-cased (DESIGN D5). */
+export function normalizeEmail(email: string | null | undefined): string | null {
+  const e = email?.trim().toLowerCase();
+  return e ? e : null;
+}
+
+export function toEventFact(event: StorefrontEvent, storeCurrency: string, rateOf: RateOf): Derived<EventFact> {
+  const fact: EventFact = {
+    eventId: event.id,
+    clientId: event.clientId,
+    name: event.name,
+    at: Date.parse(event.timestamp),
+    pageUrl: event.context.document.location.href,
+    referrer: event.context.document.referrer ?? '',
+    email: null,
+    customerId: null,
+    orderId: null,
+    checkoutToken: null,
+    isFirstOrder: null,
+    valueMicros: null,
+    valueOrig: null,
+    currencyOrig: null,
+    lines: [],
+  };
+  const missingRates: string[] = [];
+  const setValue = (amount: number, currency: string): void => {
+    const c = convertToStore(amount, currency, storeCurrency, rateOf);
+    if (c.rateMissing) missingRates.push(currency);
+    fact.valueMicros = c.micros;
+    fact.valueOrig = amount;
+    fact.currencyOrig = currency;
+  };
+
+  switch (event.name) {
+    case 'product_added_to_cart': {
+      const line = event.data.cartLine;
+      setValue(line.cost.totalAmount.amount, line.cost.totalAmount.currencyCode);
+      fact.lines = [[line.merchandise.id, line.quantity]];
+      break;
+    }
+    case 'lead_form_submitted':
+      fact.email = normalizeEmail(event.data.lead.email);
+      break;
+    case 'checkout_started':
+    case 'checkout_contact_info_submitted':
+    case 'checkout_address_info_submitted':
+    case 'checkout_shipping_info_submitted':
+    case 'payment_info_submitted':
+    case 'checkout_completed': {
+      const c = event.data.checkout;
+      fact.email = normalizeEmail(c.email);
+      fact.checkoutToken = c.token;
+      fact.customerId = c.order?.customer?.id ?? null;
+      fact.isFirstOrder = c.order?.customer?.isFirstOrder ?? null;
+      fact.orderId = event.name === 'checkout_completed' ? event.data.checkout.order.id : null;
+      setValue(c.totalPrice.amount, c.totalPrice.currencyCode);
+      fact.lines = c.lineItems.map((li): Line => [li.variant.id, li.quantity]);
+      break;
+    }
+    case 'page_viewed':
+    case 'product_viewed':
+    case 'collection_viewed':
+    case 'search_submitted':
+    case 'product_removed_from_cart':
+    case 'cart_viewed':
+      break;
+  }
+  return { fact, missingRates };
+}
+
+export function toOrderFact(order: ShopOrder, storeCurrency: string, rateOf: RateOf): Derived<OrderFact> {
+  const total = decimal(order.total_price);
+  const refunded = (order.refunds ?? [])
+    .flatMap((r) => r.transactions)
+    .filter((t) => t.kind === 'refund' && t.status === 'success')
+    .reduce((sum, t) => sum + decimal(t.amount), 0);
+  const totalC = convertToStore(total, order.currency, storeCurrency, rateOf);
+  const refundedC = convertToStore(refunded, order.currency, storeCurrency, rateOf);
+  return {
+    fact: {
+      orderId: order.id,
+      createdAt: Date.parse(order.created_at),
+      cancelled: Boolean(order.cancelled_at),
+      email: normalizeEmail(order.email ?? order.customer?.email),
+      customerId: order.customer?.id ?? null,
+      valueMicros: Math.max(0, totalC.micros - refundedC.micros),
+      refundedMicros: refundedC.micros,
+      valueOrig: total,
+      currencyOrig: order.currency,
+      landingSite: order.landing_site ?? '',
+      referringSite: order.referring_site ?? '',
+      lines: order.line_items.filter((li) => li.variant_id).map((li): Line => [String(li.variant_id), li.quantity]),
+    },
+    missingRates: totalC.rateMissing ? [order.currency] : [],
+  };
+}
+
+/** Unit costs of goods of a product's variants (in the store currency, as Shopify keeps them). */
+export function toVariantCosts(product: ShopProduct): VariantCost[] {
+  return product.variants
+    .filter((v) => v.cost !== undefined && v.cost !== null)
+    .map((v) => ({ variantId: v.id, productId: product.id, costMicros: toMicros(decimal(v.cost)) }));
+}
+
+const lc = (s: string): string => s.trim().toLowerCase();
+
+export function toAdSpendFact(row: AdSpendRow, storeCurrency: string, rateOf: RateOf): Derived<AdSpendFact> {
+  const spend = convertToStore(row.spend, row.currency, storeCurrency, rateOf);
+  const value = convertToStore(row.conversion_value, row.currency, storeCurrency, rateOf);
+  const source = lc(row.source) || '(not set)';
+  const medium = lc(row.medium) || '(not set)';
+  const campaign = lc(row.campaign) || '(not set)';
+  return {
+    fact: {
+      day: row.date,
+      platform: lc(row.platform),
+      accountId: row.account_id,
+      campaignId: row.campaign_id,
+      adsetId: row.adset_id,
+      adId: row.ad_id,
+      channel: classifyChannel({ source, medium, campaign }),
+      source,
+      medium,
+      campaign,
+      spendMicros: spend.micros,
+      impressions: row.impressions,
+      clicks: row.clicks,
+      convValueMicros: value.micros,
+    },
+    missingRates: spend.rateMissing ? [row.currency] : [],
+  };
+}
+
+/** Identity keys a client carries from one event (DESIGN D5). */
+export function identityKeysOfEvent(fact: EventFact): string[] {
+  const keys: string[] = [];
+  if (fact.email) keys.push(`e:${fact.email}`);
+  if (fact.customerId) keys.push(`c:${fact.customerId}`);
+  if (fact.orderId) keys.push(`o:${fact.orderId}`);
+  return keys;
+}
+
+/** Orders pushed by the store are pseudo-clients, linked by their email, customer id and order id. */
+export const ORDER_CLIENT_PREFIX = 'order:';
+export const orderClientId = (orderId: string): string => `${ORDER_CLIENT_PREFIX}${orderId}`;
+
+export function identityKeysOfOrder(fact: OrderFact): string[] {
+  const keys = [`o:${fact.orderId}`];
+  if (fact.email) keys.push(`e:${fact.email}`);
+  if (fact.customerId) keys.push(`c:${fact.customerId}`);
+  return keys;
+}

@@ -1,0 +1,29 @@
+/** Money in integer micro-units of the store currency (contracts MONEY_SCALE), converted at a given rate. */
+import { MONEY_SCALE } from '../../../contracts/src/attribution';
+
+/** Rate of one unit of `currency` in store-currency units; undefined when the store has none. */
+export type RateOf = (currency: string) => number | undefined;
+
+export interface Converted {
+  micros: number;
+  /** True when no rate was known and 1:1 was assumed (a data-quality warning). */
+  rateMissing: boolean;
+}
+
+export function toMicros(amount: number): number {
+  return Math.round(amount * MONEY_SCALE);
+}
+
+export function convertToStore(amount: number, currency: string, storeCurrency: string, rateOf: RateOf): Converted {
+  if (currency.toUpperCase() === storeCurrency.toUpperCase()) return { micros: toMicros(amount), rateMissing: false };
+  const rate = rateOf(currency.toUpperCase());
+  return rate === undefined
+    ? { micros: toMicros(amount), rateMissing: true }
+    : { micros: toMicros(amount * rate), rateMissing: false };
+}
+
+/** Parses a decimal string such as "19.99"; NaN-safe (0 for anything unparsable). */
+export function decimal(text: string | null | undefined): number {
+  const n = Number(text);
+  return Number.isFinite(n) ? n : 0;
+}

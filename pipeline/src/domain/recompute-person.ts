@@ -1,0 +1,313 @@
+/**
+ * Recomputes everything the views hold about one person from its stored facts (DESIGN D4-D7): sessions
+ * and touchpoints of each client, conversions of the four goals, and their credits under the four models.
+ * The pipeline runs it for every person a batch touched and applies the difference; the reconciliation
+ * runs it for every person. One function for both is what makes "views = recomputation" hold.
+ */
+import { MODELS, type Goal, type Model, WEIGHT_SCALE } from '../../../contracts/src/attribution';
+import type { Channel, Platform } from '../../../contracts/src/channels';
+import { dayInZone } from '../../../contracts/src/time';
+import { creditTouches } from './attribution-models';
+import type { EventFact, Line, OrderFact } from './facts';
+import { orderClientId } from './facts';
+import { selectTouches } from './lookback';
+import { byTimeThenId, ownHostsOf, type ResolveLink, type Session, sessionize } from './sessionize';
+import { deriveTouchpoint, DIRECT_CAMPAIGN, DIRECT_MEDIUM, DIRECT_SOURCE } from './touchpoint';
+
+export interface StoreRules {
+  timezone: string;
+  lookbackDays: number;
+}
+
+export interface PersonFacts {
+  personId: string;
+  /** Every client of the person, pseudo-clients of pushed orders included. */
+  clientIds: readonly string[];
+  events: readonly EventFact[];
+  orders: readonly OrderFact[];
+  resolveLink: ResolveLink;
+  /** Unit cost of goods of a variant in micro-units, when known. */
+  variantCost: (variantId: string) => number | undefined;
+}
+
+export interface CreditDims {
+  channel: Channel;
+  source: string;
+  medium: string;
+  campaign: string;
+  landingPage: string;
+  platform: Platform;
+  linkCode: string;
+}
+
+export interface Credit extends CreditDims {
+  model: Model;
+  index: number;
+  weight: number;
+  newWeight: number;
+  valueMicros: number;
+  cogsMicros: number;
+}
+
+/** First/last touchpoint of a conversion as the API shows it (time is the session start, epoch ms). */
+export interface TouchSummary {
+  campaign: string;
+  channel: string;
+  source: string;
+  medium: string;
+  time: number;
+}
+
+export interface ConversionView {
+  goal: Goal;
+  key: string;
+  clientId: string;
+  at: number;
+  day: string;
+  valueMicros: number;
+  valueOrig: number | null;
+  currencyOrig: string | null;
+  cogsMicros: number;
+  isNew: boolean;
+  eventId: string | null;
+  orderId: string | null;
+  variantIds: string[];
+  firstTouch: TouchSummary;
+  lastTouch: TouchSummary;
+  credits: Credit[];
+}
+
+export interface PersonView {
+  personId: string;
+  sessions: Session[];
+  conversions: ConversionView[];
+}
+
+/** The touchpoint that stands in when a conversion has none (DESIGN D7). */
+const DIRECT_DIMS: CreditDims = {
+  channel: 'direct',
+  source: DIRECT_SOURCE,
+  medium: DIRECT_MEDIUM,
+  campaign: DIRECT_CAMPAIGN,
+  landingPage: '',
+  platform: '',
+  linkCode: '',
+};
+
+/** A base URL for Shopify's relative `landing_site` values; only the path and query are used. */
+const RELATIVE_BASE = 'https://store.invalid';
+
+function absolutize(site: string): string {
+  if (/^https?:\/\//i.test(site)) return site;
+  if (site.startsWith('//')) return `https:${site}`;
+  return `${RELATIVE_BASE}${site.startsWith('/') ? '' : '/'}${site}`;
+}
+
+interface ConversionDraft {
+  goal: Goal;
+  key: string;
+  clientId: string;
+  at: number;
+  valueMicros: number;
+  valueOrig: number | null;
+  currencyOrig: string | null;
+  lines: Line[];
+  eventId: string | null;
+  orderId: string | null;
+  /** For purchases, what the event said about a first order. */
+  isFirstOrder: boolean | null;
+}
+
+/** The earliest event of each key (time, then id): one conversion per key (DESIGN D6). */
+function firstPerKey(events: readonly EventFact[], keyOf: (e: EventFact) => string | null): Map<string, EventFact> {
+  const first = new Map<string, EventFact>();
+  for (const e of events) {
+    const key = keyOf(e);
+    if (key === null) continue;
+    const cur = first.get(key);
+    if (!cur || byTimeThenId(e, cur) < 0) first.set(key, e);
+  }
+  return first;
+}
+
+function draftFromEvent(goal: Goal, key: string, e: EventFact): ConversionDraft {
+  return {
+    goal,
+    key,
+    clientId: e.clientId,
+    at: e.at,
+    valueMicros: e.valueMicros ?? 0,
+    valueOrig: e.valueOrig,
+    currencyOrig: e.currencyOrig,
+    lines: e.lines,
+    eventId: e.eventId,
+    orderId: e.orderId,
+    isFirstOrder: e.isFirstOrder,
+  };
+}
+
+function draftConversions(events: readonly EventFact[], orders: readonly OrderFact[]): ConversionDraft[] {
+  const drafts: ConversionDraft[] = [];
+  for (const e of events) {
+    if (e.name === 'product_added_to_cart') drafts.push(draftFromEvent('add_to_cart', e.eventId, e));
+  }
+  for (const [token, e] of firstPerKey(events, (e) => (e.name === 'checkout_started' ? e.checkoutToken : null))) {
+    drafts.push(draftFromEvent('checkout_start', token, e));
+  }
+  for (const [token, e] of firstPerKey(events, (e) => (e.name === 'payment_info_submitted' ? e.checkoutToken : null))) {
+    drafts.push(draftFromEvent('payment_info_submitted', token, e));
+  }
+  // Purchases: one per order id, from the checkout_completed event and/or the pushed order. The order,
+  // when pushed, is authoritative for the value (refunds) and for cancellation.
+  const completed = firstPerKey(events, (e) => (e.name === 'checkout_completed' ? e.orderId : null));
+  const orderById = new Map(orders.map((o) => [o.orderId, o]));
+  const orderIds = new Set([...completed.keys(), ...orderById.keys()]);
+  for (const orderId of orderIds) {
+    const e = completed.get(orderId);
+    const o = orderById.get(orderId);
+    if (o?.cancelled) continue;
+    if (e) {
+      const d = draftFromEvent('purchase', orderId, e);
+      if (o) {
+        d.valueMicros = o.valueMicros;
+        d.valueOrig = o.valueOrig;
+        d.currencyOrig = o.currencyOrig;
+        d.lines = o.lines;
+      }
+      drafts.push(d);
+    } else if (o) {
+      drafts.push({
+        goal: 'purchase',
+        key: orderId,
+        clientId: orderClientId(orderId),
+        at: o.createdAt,
+        valueMicros: o.valueMicros,
+        valueOrig: o.valueOrig,
+        currencyOrig: o.currencyOrig,
+        lines: o.lines,
+        eventId: null,
+        orderId,
+        isFirstOrder: null,
+      });
+    }
+  }
+  return drafts;
+}
+
+const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export function recomputePerson(facts: PersonFacts, rules: StoreRules): PersonView {
+  // Sessions of each real client.
+  const eventsByClient = new Map<string, EventFact[]>();
+  for (const e of facts.events) {
+    const list = eventsByClient.get(e.clientId);
+    if (list) list.push(e);
+    else eventsByClient.set(e.clientId, [e]);
+  }
+  const sessions: Session[] = [];
+  for (const [clientId, events] of [...eventsByClient].sort((a, b) => cmpStr(a[0], b[0]))) {
+    sessions.push(...sessionize(clientId, events, ownHostsOf(events.map((e) => e.pageUrl)), facts.resolveLink));
+  }
+
+  // Server-side fallback (DESIGN D5): an order no checkout_completed event reported gets a session from
+  // its landing_site / referring_site at its creation time.
+  const reported = new Set(facts.events.filter((e) => e.name === 'checkout_completed').map((e) => e.orderId));
+  const personHosts = ownHostsOf(facts.events.map((e) => e.pageUrl));
+  for (const o of [...facts.orders].sort((a, b) => cmpStr(a.orderId, b.orderId))) {
+    if (reported.has(o.orderId)) continue;
+    sessions.push({
+      clientId: orderClientId(o.orderId),
+      startedAt: o.createdAt,
+      landingEventId: orderClientId(o.orderId),
+      touch: deriveTouchpoint({
+        pageUrl: o.landingSite ? absolutize(o.landingSite) : '',
+        referrer: o.referringSite,
+        ownHosts: personHosts,
+        resolveLink: facts.resolveLink,
+      }),
+    });
+  }
+
+  const touches = sessions.map((s) => ({
+    start: s.startedAt,
+    direct: s.touch.origin === 'direct',
+    key: `${s.clientId}\u0000${s.startedAt}`,
+    session: s,
+  }));
+
+  const drafts = draftConversions(facts.events, facts.orders);
+  const purchases = drafts.filter((d) => d.goal === 'purchase').sort((a, b) => a.at - b.at || cmpStr(a.key, b.key));
+
+  const conversions = drafts.map((d): ConversionView => {
+    const isNew =
+      d.goal === 'purchase'
+        ? (d.isFirstOrder ?? !purchases.some((p) => p.at < d.at || (p.at === d.at && cmpStr(p.key, d.key) < 0)))
+        : !purchases.some((p) => p.at < d.at);
+    let cogsMicros = 0;
+    for (const [variantId, qty] of d.lines) cogsMicros += (facts.variantCost(variantId) ?? 0) * qty;
+
+    const selection = selectTouches(touches, d.at, rules.lookbackDays);
+    const dims: CreditDims[] = selection.syntheticDirect
+      ? [DIRECT_DIMS]
+      : selection.touches.map(({ session: { touch } }) => ({
+          channel: touch.channel,
+          source: touch.source,
+          medium: touch.medium,
+          campaign: touch.campaign,
+          landingPage: touch.landingPage,
+          platform: touch.platform,
+          linkCode: touch.linkCode,
+        }));
+    const times = selection.syntheticDirect ? [d.at] : selection.touches.map((t) => t.start);
+    const credits: Credit[] = [];
+    for (const model of MODELS) {
+      for (const c of creditTouches(model, dims.length, {
+        weight: WEIGHT_SCALE,
+        value: d.valueMicros,
+        cogs: cogsMicros,
+      })) {
+        credits.push({
+          ...dims[c.index]!,
+          model,
+          index: c.index,
+          weight: c.weight,
+          newWeight: isNew ? c.weight : 0,
+          valueMicros: c.value,
+          cogsMicros: c.cogs,
+        });
+      }
+    }
+    const summary = (i: number): TouchSummary => ({
+      campaign: dims[i]!.campaign,
+      channel: dims[i]!.channel,
+      source: dims[i]!.source,
+      medium: dims[i]!.medium,
+      time: times[i]!,
+    });
+    return {
+      goal: d.goal,
+      key: d.key,
+      clientId: d.clientId,
+      at: d.at,
+      day: dayInZone(d.at, rules.timezone),
+      valueMicros: d.valueMicros,
+      valueOrig: d.valueOrig,
+      currencyOrig: d.currencyOrig,
+      cogsMicros,
+      isNew,
+      eventId: d.eventId,
+      orderId: d.orderId,
+      variantIds: [...new Set(d.lines.map(([v]) => v))].sort(),
+      firstTouch: summary(0),
+      lastTouch: summary(dims.length - 1),
+      credits,
+    };
+  });
+  conversions.sort((a, b) => cmpStr(a.goal, b.goal) || cmpStr(a.key, b.key));
+  return { personId: facts.personId, sessions, conversions };
+}
+
+/** A stable text of everything a conversion contributes to the views: equal text, nothing to change. */
+export function conversionSignature(c: ConversionView, personId: string): string {
+  return JSON.stringify([personId, c]);
+}

@@ -1,0 +1,74 @@
+/**
+ * Landing-URL parsing for touchpoint derivation (DESIGN D4; external-schemas 3.1: UTMs and click ids only
+ * live in the landing URL's query string). Pure: uses the WHATWG `URL` global, which does no I/O.
+ */
+
+/** A landing URL reduced to what touchpoint derivation needs. */
+export interface ParsedLandingUrl {
+  /** Host name, lower-case, without port and without a leading `www.`. */
+  host: string;
+  /** Path without query or fragment (still percent-encoded as in the URL); `/` when empty. */
+  path: string;
+  /** Query parameters: the first value of each key, keys exactly as given. Look up with {@link getParam}. */
+  params: ReadonlyMap<string, string>;
+}
+
+/**
+ * Parses an absolute URL (any scheme with a host, in practice http/https). Returns `null` for an empty,
+ * relative or otherwise unparsable string, and for URLs without a host (`mailto:`, `about:blank`).
+ * Only the query string is read for parameters; a fragment (`#utm_source=...`) is ignored.
+ */
+export function parseLandingUrl(href: string): ParsedLandingUrl | null {
+  const url = parseAbsoluteUrl(href);
+  if (url === null) return null;
+  const params = new Map<string, string>();
+  for (const [key, value] of url.searchParams) {
+    if (!params.has(key)) params.set(key, value);
+  }
+  return { host: normalizeHost(url.hostname), path: url.pathname === '' ? '/' : url.pathname, params };
+}
+
+/**
+ * Parses `href` as an absolute URL with a non-empty host, or returns `null`. Shared with the referrer
+ * classifier so both read URLs the same way.
+ */
+export function parseAbsoluteUrl(href: string): URL | null {
+  const trimmed = href.trim();
+  if (trimmed === '') return null;
+  let url: URL;
+  try {
+    url = new URL(trimmed); // no base: relative URLs throw
+  } catch {
+    return null;
+  }
+  return url.hostname === '' ? null : url;
+}
+
+/** Lower-cases a host name and drops a trailing dot and a leading `www.`. */
+export function normalizeHost(hostname: string): string {
+  let host = hostname.trim().toLowerCase();
+  if (host.endsWith('.')) host = host.slice(0, -1);
+  return host.startsWith('www.') ? host.slice(4) : host;
+}
+
+/**
+ * Looks a parameter up case-insensitively (`UTM_SOURCE` finds `utm_source`), also under an `amp;` prefix
+ * (`?a=1&amp;utm_medium=x`, a common double-encoding in e-mail links). Returns the first value, in URL
+ * order, that is non-empty after trimming; the value is trimmed but its case is kept. `undefined` when
+ * absent or blank.
+ */
+export function getParam(params: ReadonlyMap<string, string>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of params) {
+    if (normalizeKey(key) !== wanted) continue;
+    const trimmed = value.trim();
+    if (trimmed !== '') return trimmed;
+  }
+  return undefined;
+}
+
+function normalizeKey(key: string): string {
+  let k = key.trim().toLowerCase();
+  while (k.startsWith('amp;')) k = k.slice(4);
+  return k;
+}

@@ -1,0 +1,139 @@
+/**
+ * The pipeline composition (STYLE 13-21): decode each message (pure), batch by time and size, apply each
+ * batch in one transaction, and ack its messages only after the commit. Transient failures are retried
+ * with backoff and finally nak'ed for redelivery; a batch that fails for any other reason is split so a
+ * single bad message is dead-lettered instead of blocking the stream.
+ */
+import {
+  bufferTime,
+  concatMap,
+  defer,
+  filter,
+  from,
+  lastValueFrom,
+  map,
+  type Observable,
+  retry,
+  throwError,
+  timer,
+} from 'rxjs';
+import type { DecodeResult } from '../domain/decode-message';
+import { decodeMessage } from '../domain/decode-message';
+import type { InboundMessage } from '../adapters/nats-source';
+
+export interface BatchItem {
+  msg: InboundMessage;
+  decoded: DecodeResult;
+}
+
+export interface BatchOutcome {
+  size: number;
+  stored: number;
+  duplicates: number;
+  deadLettered: number;
+  /** Per-item receive time (epoch ms) for freshness figures. */
+  receivedAt: number[];
+}
+
+export interface PipelinePorts {
+  applyBatch(items: readonly BatchItem[]): Promise<BatchOutcome>;
+  /** Dead-letters one item whose processing failed with a non-transient error. */
+  deadLetter(item: BatchItem, reason: string): Promise<void>;
+  isTransient(err: unknown): boolean;
+}
+
+export interface PipelineOptions {
+  flushMs: number;
+  batchMax: number;
+  retries: number;
+  retryBaseMs: number;
+  /** Delay of the redelivery asked for when retries run out. */
+  nakDelayMs: number;
+}
+
+export type PipelineReport =
+  | { type: 'committed'; outcome: BatchOutcome; seconds: number }
+  | { type: 'nak'; size: number; error: unknown }
+  | { type: 'isolated'; size: number; error: unknown };
+
+export function backoffMs(attempt: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** (attempt - 1), 30_000);
+}
+
+export function buildPipeline(
+  source$: Observable<InboundMessage>,
+  ports: PipelinePorts,
+  opts: PipelineOptions,
+  now: () => number = Date.now,
+): Observable<PipelineReport> {
+  const applyWithRetry = (items: readonly BatchItem[]): Observable<BatchOutcome> =>
+    defer(() => ports.applyBatch(items)).pipe(
+      retry({
+        count: opts.retries,
+        delay: (err: unknown, attempt: number) => {
+          if (!ports.isTransient(err)) return throwError(() => err);
+          for (const it of items) it.msg.working();
+          return timer(backoffMs(attempt, opts.retryBaseMs));
+        },
+      }),
+    );
+
+  const ackAll = (items: readonly BatchItem[]): void => {
+    for (const it of items) it.msg.ack();
+  };
+
+  const processBatch = async (items: BatchItem[]): Promise<PipelineReport[]> => {
+    const started = now();
+    try {
+      const outcome = await lastValueFrom(applyWithRetry(items));
+      ackAll(items);
+      return [{ type: 'committed', outcome, seconds: (now() - started) / 1000 }];
+    } catch (err) {
+      if (ports.isTransient(err)) {
+        for (const it of items) it.msg.nak(opts.nakDelayMs);
+        return [{ type: 'nak', size: items.length, error: err }];
+      }
+      // Not transient: apply one by one so only the offending message is dead-lettered.
+      const reports: PipelineReport[] = [{ type: 'isolated', size: items.length, error: err }];
+      for (const it of items) {
+        const single = now();
+        try {
+          const outcome = await lastValueFrom(applyWithRetry([it]));
+          it.msg.ack();
+          reports.push({ type: 'committed', outcome, seconds: (now() - single) / 1000 });
+        } catch (oneErr) {
+          if (ports.isTransient(oneErr)) {
+            it.msg.nak(opts.nakDelayMs);
+            reports.push({ type: 'nak', size: 1, error: oneErr });
+            continue;
+          }
+          try {
+            await ports.deadLetter(
+              it,
+              `processing failed: ${oneErr instanceof Error ? oneErr.message : String(oneErr)}`,
+            );
+          } catch (dlErr) {
+            it.msg.nak(opts.nakDelayMs);
+            reports.push({ type: 'nak', size: 1, error: dlErr });
+            continue;
+          }
+          it.msg.ack();
+          reports.push({
+            type: 'committed',
+            outcome: { size: 1, stored: 0, duplicates: 0, deadLettered: 1, receivedAt: [] },
+            seconds: (now() - single) / 1000,
+          });
+        }
+      }
+      return reports;
+    }
+  };
+
+  return source$.pipe(
+    map((msg): BatchItem => ({ msg, decoded: decodeMessage(msg.subject, msg.data, msg.receivedAt) })),
+    bufferTime(opts.flushMs, null, opts.batchMax),
+    filter((batch) => batch.length > 0),
+    concatMap((batch) => from(processBatch(batch))),
+    concatMap((reports) => from(reports)),
+  );
+}

@@ -1,0 +1,44 @@
+/** Query API configuration, from environment variables only (DESIGN D12). */
+import { z } from 'zod';
+import { DEFAULT_PARTITIONS } from '../../../contracts/src/subjects';
+import { parseEnv } from '../../../infra/runtime/env';
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+const schema = z
+  .object({
+    NATS_URL: z.string().min(1, 'is required (e.g. nats://127.0.0.1:4222)'),
+    DATABASE_URL: z.string().min(1, 'is required (e.g. postgres://user:pass@127.0.0.1:5432/attribution)'),
+    PORT: int(8080),
+    HOST: z.string().default('0.0.0.0'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    SHORT_LINK_HOST: z.string().min(1).default('localhost:8080'),
+    EVENT_PARTITIONS: int(DEFAULT_PARTITIONS, 1),
+    API_BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
+    API_MAX_BATCH: int(500, 1),
+    API_DB_POOL: int(10, 1),
+    API_STATEMENT_TIMEOUT_MS: int(5000, 100),
+    API_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+    API_SHUTDOWN_TIMEOUT_MS: int(10000, 1),
+  })
+  .transform((env) => ({
+    natsUrl: env.NATS_URL,
+    databaseUrl: env.DATABASE_URL,
+    port: env.PORT,
+    host: env.HOST,
+    logLevel: env.LOG_LEVEL,
+    shortLinkHost: env.SHORT_LINK_HOST,
+    eventPartitions: env.EVENT_PARTITIONS,
+    bodyLimitBytes: env.API_BODY_LIMIT_BYTES,
+    maxBatch: env.API_MAX_BATCH,
+    dbPool: env.API_DB_POOL,
+    statementTimeoutMs: env.API_STATEMENT_TIMEOUT_MS,
+    trustProxy: env.API_TRUST_PROXY === 'true',
+    shutdownTimeoutMs: env.API_SHUTDOWN_TIMEOUT_MS,
+  }));
+
+export type ApiConfig = z.output<typeof schema>;
+
+export function loadApiConfig(env: Record<string, string | undefined> = process.env): ApiConfig {
+  return parseEnv(schema, env);
+}

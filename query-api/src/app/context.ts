@@ -1,0 +1,35 @@
+/** Everything a controller may need, built once by the composition root (server.ts) or a test. */
+import type { Db } from '../../../infra/runtime/db';
+import type { Logger } from '../../../infra/runtime/logger';
+import type { StoreRecord } from '../../../infra/runtime/store-registry';
+import type { EventPublisher } from '../adapters/event-publisher';
+import type { ApiConfig } from './config';
+import type { ApiMetrics } from './metrics';
+import type { RateLimiter } from './rate-limiter';
+
+export interface AppContext {
+  config: ApiConfig;
+  db: Db;
+  publisher: EventPublisher;
+  logger: Logger;
+  metrics: ApiMetrics;
+  rateLimiter: RateLimiter;
+  now: () => number;
+  /** Readiness checks for /readyz. */
+  readiness: Record<string, () => Promise<{ ok: boolean; detail?: string }>>;
+  isDraining: () => boolean;
+}
+
+/** The authenticated caller, set on the request by authentication.ts. */
+export interface Principal {
+  store: StoreRecord;
+  /** Hex prefix of the credential digest, to key rate limits without keeping the secret. */
+  keyId: string;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Set by tsoa from expressAuthentication's result. */
+    user?: unknown;
+  }
+}

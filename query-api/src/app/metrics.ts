@@ -1,0 +1,38 @@
+/** Prometheus metrics of the query API, on a registry of its own. */
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export function createApiMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency by route and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    eventsReceived: new Counter({
+      name: 'api_events_received_total',
+      help: 'Events and store pushes received by the ingestion routes, by result (accepted, duplicate, rejected)',
+      labelNames: ['kind', 'result'] as const,
+      registers: [registry],
+    }),
+    dataQualityWarnings: new Counter({
+      name: 'api_data_quality_warnings_total',
+      help: 'Accepted events that lacked a field the spec marks required but real producers omit',
+      labelNames: ['field'] as const,
+      registers: [registry],
+    }),
+    dbQuery: new Histogram({
+      name: 'api_db_query_duration_seconds',
+      help: 'PostgreSQL query time by tag',
+      labelNames: ['tag', 'ok'] as const,
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+      registers: [registry],
+    }),
+  };
+}
+
+export type ApiMetrics = ReturnType<typeof createApiMetrics>;

@@ -1,0 +1,133 @@
+/**
+ * Benchmark environment: throwaway nats-server and PostgreSQL (infra/local scripts, temp dir, free ports)
+ * unless NATS_URL and DATABASE_URL are given, the API and the pipeline as child processes (so they use
+ * both cores like a real deployment), and a fresh store.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { migrate } from '../../infra/migrate';
+import { setupNats } from '../../infra/nats-setup';
+import { createDb, type Db } from '../../infra/runtime/db';
+import { createStore, type StoreCredentials, type StoreRecord } from '../../infra/runtime/store-registry';
+import { startLocalServices, stopLocalServices } from '../../test/support/local-services';
+import { freePort } from '../../test/support/free-port';
+
+const ROOT = path.join(__dirname, '..', '..');
+const PARTITIONS = Number(process.env.EVENT_PARTITIONS ?? 16);
+
+export interface BenchEnv {
+  natsUrl: string;
+  databaseUrl: string;
+  apiUrl: string;
+  db: Db;
+  store: StoreRecord;
+  credentials: StoreCredentials;
+  pipelineHealthUrl: string;
+  stopPipeline(): Promise<void>;
+  startPipeline(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function spawnService(entry: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return child;
+}
+
+async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms`);
+}
+
+const stopChild = (child: ChildProcess): Promise<void> =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+export async function startBenchEnv(opts: { withPipeline?: boolean; timezone?: string } = {}): Promise<BenchEnv> {
+  let dataDir: string | null = null;
+  let natsUrl = process.env.NATS_URL;
+  let databaseUrl = process.env.DATABASE_URL;
+  if (!natsUrl || !databaseUrl) {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attrib-bench-'));
+    fs.chmodSync(dataDir, 0o755);
+    // fsync stays on: the figures should hold for a durable setup.
+    const services = await startLocalServices(dataDir, { dbName: 'attribution_bench', fsync: true });
+    natsUrl = services.natsUrl;
+    databaseUrl = services.databaseUrl;
+  }
+  await migrate(databaseUrl);
+  const nc = await connect({ servers: natsUrl });
+  await setupNats(nc, { partitions: PARTITIONS });
+  await nc.close();
+
+  const db = createDb({ connectionString: databaseUrl, service: 'bench', max: 4 });
+  const { store, credentials } = await createStore(db, {
+    name: `bench-${Date.now()}`,
+    timezone: opts.timezone ?? 'UTC',
+    currency: 'USD',
+    lookbackDays: 30,
+  });
+  const common = {
+    NATS_URL: natsUrl,
+    DATABASE_URL: databaseUrl,
+    EVENT_PARTITIONS: String(PARTITIONS),
+    LOG_LEVEL: 'warn',
+  };
+  const port = await freePort();
+  const healthPort = await freePort();
+  const api = spawnService('query-api/src/app/server.ts', { ...common, PORT: String(port), HOST: '127.0.0.1' });
+  let pipeline: ChildProcess | null = null;
+  const startPipeline = async (): Promise<void> => {
+    pipeline = spawnService('pipeline/src/app/main.ts', { ...common, PIPELINE_HEALTH_PORT: String(healthPort) });
+    await waitReady(`http://127.0.0.1:${healthPort}/readyz`);
+  };
+  if (opts.withPipeline !== false) await startPipeline();
+  const apiUrl = `http://127.0.0.1:${port}`;
+  await waitReady(`${apiUrl}/readyz`);
+
+  return {
+    natsUrl,
+    databaseUrl,
+    apiUrl,
+    db,
+    store,
+    credentials,
+    pipelineHealthUrl: `http://127.0.0.1:${healthPort}`,
+    startPipeline,
+    stopPipeline: async () => {
+      if (pipeline) await stopChild(pipeline);
+      pipeline = null;
+    },
+    close: async () => {
+      await Promise.all([stopChild(api), pipeline ? stopChild(pipeline) : Promise.resolve()]);
+      await db.close();
+      if (dataDir) {
+        stopLocalServices(dataDir);
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}

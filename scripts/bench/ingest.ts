@@ -1,0 +1,86 @@
+/**
+ * `npm run bench -- ingest`: pushes N page_viewed events through POST /v2-4-2/api/events (batches of
+ * --batch, --concurrency requests in flight) and measures end to end, from the first request to the last
+ * row committed by the pipeline.
+ */
+import { randomUUID } from 'node:crypto';
+import { sampleEvent } from '../../contracts/src/validation/samples';
+import { percentile, startBenchEnv } from './bench-env';
+
+export interface IngestBenchOptions {
+  events: number;
+  batch: number;
+  concurrency: number;
+}
+
+export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
+  const env = await startBenchEnv();
+  try {
+    const base = Date.now() - 3600_000;
+    const batches: string[] = [];
+    for (let i = 0; i < opts.events; i += opts.batch) {
+      const events = [];
+      for (let j = i; j < Math.min(opts.events, i + opts.batch); j++) {
+        events.push(
+          sampleEvent('page_viewed', {
+            id: `b-${randomUUID()}`,
+            clientId: `client-${j % 5000}`,
+            timestamp: new Date(base + j).toISOString(),
+          }),
+        );
+      }
+      batches.push(JSON.stringify(events));
+    }
+    const latencies: number[] = [];
+    let next = 0;
+    const started = performance.now();
+    const worker = async (): Promise<void> => {
+      while (next < batches.length) {
+        const body = batches[next++]!;
+        const t = performance.now();
+        const res = await fetch(`${env.apiUrl}/v2-4-2/api/events`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Ingest-Key': env.credentials.ingest_key },
+          body,
+        });
+        if (res.status !== 200) throw new Error(`ingest answered ${res.status}: ${await res.text()}`);
+        latencies.push(performance.now() - t);
+      }
+    };
+    await Promise.all(Array.from({ length: opts.concurrency }, worker));
+    const acceptedAt = performance.now();
+    for (;;) {
+      const [row] = await env.db.query<{ n: string }>(
+        'bench.count',
+        'select count(*) as n from raw_events where store_id = $1',
+        [env.store.store_id],
+      );
+      if (Number(row!.n) >= opts.events) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const done = performance.now();
+    latencies.sort((a, b) => a - b);
+    const seconds = (done - started) / 1000;
+    console.log(
+      JSON.stringify(
+        {
+          bench: 'ingest',
+          events: opts.events,
+          batch: opts.batch,
+          concurrency: opts.concurrency,
+          http_accept_events_per_s: Math.round(opts.events / ((acceptedAt - started) / 1000)),
+          end_to_end_events_per_s: Math.round(opts.events / seconds),
+          end_to_end_seconds: Number(seconds.toFixed(2)),
+          request_ms: {
+            p50: Number(percentile(latencies, 50).toFixed(1)),
+            p99: Number(percentile(latencies, 99).toFixed(1)),
+          },
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await env.close();
+  }
+}

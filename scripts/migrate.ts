@@ -1,0 +1,24 @@
+/**
+ * Applies the forward-only SQL migrations in infra/migrations to DATABASE_URL.
+ * Usage: npm run migrate   (also run by `make run` and by the integration test setup)
+ */
+import { Command } from 'commander';
+import { migrate } from '../infra/migrate';
+
+const program = new Command('migrate')
+  .description('Apply pending SQL migrations (forward only) to DATABASE_URL')
+  .option('--database-url <url>', 'PostgreSQL URL (default: $DATABASE_URL)')
+  .action(async (opts: { databaseUrl?: string }) => {
+    const url = opts.databaseUrl ?? process.env.DATABASE_URL;
+    if (!url) {
+      console.error('migrate: DATABASE_URL is not set (or pass --database-url)');
+      process.exit(2);
+    }
+    const applied = await migrate(url);
+    console.error(applied.length ? `migrate: applied ${applied.join(', ')}` : 'migrate: up to date');
+  });
+
+program.parseAsync().catch((err: unknown) => {
+  console.error('migrate: failed:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,30 @@
+/** Creates or updates the JetStream stream and the pipeline consumers from infra/nats/*.json. */
+import { Command } from 'commander';
+import { connect } from '@nats-io/transport-node';
+import { DEFAULT_PARTITIONS } from '../contracts/src/subjects';
+import { setupNats } from '../infra/nats-setup';
+
+const program = new Command('nats-setup')
+  .description('Apply the stream and consumer definitions of infra/nats idempotently')
+  .option('--nats-url <url>', 'NATS URL (default: $NATS_URL)')
+  .option('--partitions <n>', 'partition count', process.env.EVENT_PARTITIONS ?? String(DEFAULT_PARTITIONS))
+  .option('--replicas <n>', 'stream replicas', '1')
+  .action(async (opts: { natsUrl?: string; partitions: string; replicas: string }) => {
+    const servers = opts.natsUrl ?? process.env.NATS_URL;
+    if (!servers) {
+      console.error('nats-setup: NATS_URL is not set (or pass --nats-url)');
+      process.exit(2);
+    }
+    const nc = await connect({ servers: servers.split(','), name: 'nats-setup' });
+    try {
+      await setupNats(nc, { partitions: Number(opts.partitions), replicas: Number(opts.replicas) });
+      console.error(`nats-setup: stream and ${opts.partitions} consumers ready`);
+    } finally {
+      await nc.close();
+    }
+  });
+
+program.parseAsync().catch((err: unknown) => {
+  console.error('nats-setup: failed:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,130 @@
+/**
+ * Store admin CLI (DESIGN D2): create stores and manage their credentials.
+ *   npm run store -- create --name <n> --timezone <IANA> --currency <ISO> [--lookback-days 30]
+ *   npm run store -- list
+ *   npm run store -- rotate <kind> --store <id>
+ *   npm run store -- revoke <kind> --store <id>
+ * Secrets are printed once and stored only as SHA-256 digests.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { LOOKBACK_DAYS } from '../contracts/src/attribution';
+import { CREDENTIAL_KINDS, type CredentialKind } from '../infra/runtime/credentials';
+import { createDb, type Db } from '../infra/runtime/db';
+import { createStore, getStore, listStores, revokeCredential, rotateCredential } from '../infra/runtime/store-registry';
+
+function parseTimezone(value: string): string {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+  } catch {
+    throw new InvalidArgumentError(`"${value}" is not an IANA time zone (e.g. Europe/Paris)`);
+  }
+  return value;
+}
+
+function parseCurrency(value: string): string {
+  if (!/^[A-Za-z]{3}$/.test(value)) throw new InvalidArgumentError(`"${value}" is not an ISO 4217 code (e.g. USD)`);
+  return value.toUpperCase();
+}
+
+function parseLookback(value: string): number {
+  const n = Number(value);
+  if (!(LOOKBACK_DAYS as readonly number[]).includes(n)) {
+    throw new InvalidArgumentError(`must be one of ${LOOKBACK_DAYS.join(', ')}`);
+  }
+  return n;
+}
+
+function parseKind(value: string): CredentialKind {
+  if (!(CREDENTIAL_KINDS as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`must be one of ${CREDENTIAL_KINDS.join(', ')}`);
+  }
+  return value as CredentialKind;
+}
+
+async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    console.error('store: DATABASE_URL is not set (make run prints it; see README)');
+    process.exit(2);
+  }
+  const db = createDb({ connectionString: url, service: 'store-cli', max: 2 });
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function requireStore(db: Db, storeId: string): Promise<void> {
+  if (!(await getStore(db, storeId))) {
+    console.error(`store: no store with id ${storeId}`);
+    process.exit(3);
+  }
+}
+
+const print = (value: unknown): void => console.log(JSON.stringify(value, null, 2));
+
+export function buildStoreCli(): Command {
+  const program = new Command('store').description('Manage stores and their credentials').showHelpAfterError();
+
+  program
+    .command('create')
+    .description('Create a store; prints its id and credentials once')
+    .requiredOption('--name <name>', 'display name')
+    .requiredOption('--timezone <iana>', 'IANA time zone of the store, e.g. Europe/Paris', parseTimezone)
+    .requiredOption('--currency <iso>', 'ISO 4217 currency of the store, e.g. EUR', parseCurrency)
+    .addOption(new Option('--lookback-days <days>', 'attribution lookback window').default(30).argParser(parseLookback))
+    .action(async (opts: { name: string; timezone: string; currency: string; lookbackDays: number }) => {
+      await withDb(async (db) => {
+        const { store, credentials } = await createStore(db, {
+          name: opts.name,
+          timezone: opts.timezone,
+          currency: opts.currency,
+          lookbackDays: opts.lookbackDays,
+        });
+        print({ store_id: store.store_id, ...credentials });
+      });
+    });
+
+  program
+    .command('list')
+    .description('List stores with their settings and active credential kinds (never the secrets)')
+    .action(async () => {
+      await withDb(async (db) => print(await listStores(db)));
+    });
+
+  program
+    .command('rotate')
+    .description('Revoke the active credential of a kind and issue a new one; prints it once')
+    .argument('<kind>', CREDENTIAL_KINDS.join(' | '), parseKind)
+    .requiredOption('--store <id>', 'store id')
+    .action(async (kind: CredentialKind, opts: { store: string }) => {
+      await withDb(async (db) => {
+        await requireStore(db, opts.store);
+        print({ store_id: opts.store, [kind]: await rotateCredential(db, opts.store, kind) });
+      });
+    });
+
+  program
+    .command('revoke')
+    .description('Revoke every active credential of a kind; it stops working at once')
+    .argument('<kind>', CREDENTIAL_KINDS.join(' | '), parseKind)
+    .requiredOption('--store <id>', 'store id')
+    .action(async (kind: CredentialKind, opts: { store: string }) => {
+      await withDb(async (db) => {
+        await requireStore(db, opts.store);
+        print({ store_id: opts.store, kind, revoked: await revokeCredential(db, opts.store, kind) });
+      });
+    });
+
+  return program;
+}
+
+if (require.main === module) {
+  buildStoreCli()
+    .parseAsync()
+    .catch((err: unknown) => {
+      console.error('store: failed:', err instanceof Error ? err.message : err);
+      process.exit(1);
+    });
+}

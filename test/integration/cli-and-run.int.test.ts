@@ -1,0 +1,165 @@
+/**
+ * The newcomer's path (issue 2): `make run`'s script starts the pipeline and the API, the store CLI
+ * creates a store, and one page_viewed event sent over HTTP is stored within a second. Plus the rest of
+ * the store CLI (list, rotate, revoke, --help).
+ */
+import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { sampleEvent } from '../../contracts/src/validation/samples';
+import type { Db } from '../../infra/runtime/db';
+import { baseEnv, testDb, waitFor } from '../support/harness';
+import { freePort } from '../support/free-port';
+
+const run = promisify(execFile);
+const ROOT = path.join(__dirname, '..', '..');
+let db: Db;
+
+beforeAll(() => {
+  db = testDb();
+});
+afterAll(() => db.close());
+
+async function storeCli(args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return run(process.execPath, ['--import', 'tsx', 'scripts/store.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...baseEnv() },
+  });
+}
+
+describe('store CLI', () => {
+  it('creates a store and prints its id and three credentials once', async () => {
+    const { stdout } = await storeCli([
+      'create',
+      '--name',
+      'CLI shop',
+      '--timezone',
+      'Europe/Paris',
+      '--currency',
+      'eur',
+      '--lookback-days',
+      '7',
+    ]);
+    const created = JSON.parse(stdout) as Record<string, string>;
+    expect(Object.keys(created).sort()).toEqual(['access_token', 'api_key', 'ingest_key', 'store_id']);
+    expect(created.api_key).toMatch(/^ak_[\w-]{43}$/);
+    const rows = await db.query<{ digest: Buffer; kind: string }>(
+      'test.creds',
+      'select kind, digest from credentials where store_id = $1',
+      [created.store_id],
+    );
+    expect(rows).toHaveLength(3);
+    // Only digests are stored, never the secrets.
+    const all = JSON.stringify(
+      await db.query('test.all', 'select * from credentials where store_id = $1', [created.store_id]),
+    );
+    expect(all).not.toContain(created.api_key);
+    const [store] = await db.query(
+      'test.store',
+      'select timezone, currency, lookback_days from stores where store_id = $1',
+      [created.store_id],
+    );
+    expect(store).toEqual({ timezone: 'Europe/Paris', currency: 'EUR', lookback_days: 7 });
+  });
+
+  it('rotates and revokes credentials and lists stores without secrets', async () => {
+    const created = JSON.parse(
+      (await storeCli(['create', '--name', 'Rot', '--timezone', 'UTC', '--currency', 'USD'])).stdout,
+    ) as Record<string, string>;
+    const rotated = JSON.parse((await storeCli(['rotate', 'api_key', '--store', created.store_id!])).stdout) as Record<
+      string,
+      string
+    >;
+    expect(rotated.api_key).toMatch(/^ak_/);
+    expect(rotated.api_key).not.toBe(created.api_key);
+    const revoked = JSON.parse(
+      (await storeCli(['revoke', 'ingest_key', '--store', created.store_id!])).stdout,
+    ) as Record<string, unknown>;
+    expect(revoked).toEqual({ store_id: created.store_id, kind: 'ingest_key', revoked: 1 });
+    const list = JSON.parse((await storeCli(['list'])).stdout) as Array<{
+      store_id: string;
+      active_credentials: string[];
+    }>;
+    const mine = list.find((s) => s.store_id === created.store_id)!;
+    expect(mine.active_credentials.sort()).toEqual(['access_token', 'api_key']);
+    expect(JSON.stringify(list)).not.toContain(rotated.api_key);
+  });
+
+  it('explains bad arguments and has --help on every command', async () => {
+    await expect(
+      storeCli(['create', '--name', 'x', '--timezone', 'Mars/Base', '--currency', 'USD']),
+    ).rejects.toMatchObject({
+      stderr: expect.stringContaining('is not an IANA time zone'),
+    });
+    await expect(
+      storeCli(['create', '--name', 'x', '--timezone', 'UTC', '--currency', 'USD', '--lookback-days', '5']),
+    ).rejects.toMatchObject({
+      stderr: expect.stringContaining('must be one of 1, 7, 14, 30, 60, 90, 180'),
+    });
+    for (const cmd of [[], ['create'], ['list'], ['rotate'], ['revoke']]) {
+      const { stdout } = await storeCli([...cmd, '--help']);
+      expect(stdout).toMatch(/Usage: store/);
+    }
+  });
+});
+
+describe('make run', () => {
+  it('serves the API and runs the pipeline: one curl-ed page_viewed is stored within a second', async () => {
+    const port = await freePort();
+    const child = spawn('bash', ['infra/local/run.sh'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        ...baseEnv({ PORT: String(port), PIPELINE_HEALTH_PORT: String(await freePort()), LOG_LEVEL: 'warn' }),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      await waitFor(
+        () =>
+          fetch(`http://127.0.0.1:${port}/readyz`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        (s) => s === 200,
+        60_000,
+        200,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}\n${out}`);
+      });
+      const created = JSON.parse(
+        (await storeCli(['create', '--name', 'Run', '--timezone', 'UTC', '--currency', 'USD'])).stdout,
+      ) as Record<string, string>;
+      const ev = sampleEvent('page_viewed', { id: `run-${Date.now()}`, timestamp: new Date().toISOString() });
+      const sent = Date.now();
+      const res = await fetch(`http://127.0.0.1:${port}/v2-4-2/api/events`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Ingest-Key': created.ingest_key! },
+        body: JSON.stringify(ev),
+      });
+      expect(res.status).toBe(200);
+      await waitFor(
+        () =>
+          db
+            .query('test.run', 'select 1 from raw_events where store_id = $1 and event_id = $2', [
+              created.store_id,
+              ev.id,
+            ])
+            .then((r) => r.length),
+        (n) => n === 1,
+        1000,
+        10,
+      );
+      expect(Date.now() - sent).toBeLessThan(1000);
+    } finally {
+      process.kill(-child.pid!, 'SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  });
+});

@@ -1,0 +1,294 @@
+/**
+ * Foundation end to end (issue 2): events and store pushes over HTTP, through JetStream, stored by the
+ * pipeline daemon exactly once; every kind of bad input gets the documented 4xx naming the problem.
+ */
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { connect } from '@nats-io/transport-node';
+import { jetstream } from '@nats-io/jetstream';
+import { sampleEvent, sampleOrder } from '../../contracts/src/validation/samples';
+import { eventSubject } from '../../contracts/src/subjects';
+import type { Db } from '../../infra/runtime/db';
+import type { RunningApi } from '../../query-api/src/app/api';
+import type { RunningPipeline } from '../../pipeline/src/app/daemon';
+import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
+import { testEnv } from '../support/env';
+
+let db: Db;
+let api: RunningApi;
+let pipeline: RunningPipeline;
+let shop: TestStore;
+
+const now = () => new Date().toISOString();
+const pageView = (overrides: { id?: string; clientId?: string; timestamp?: string } = {}) =>
+  sampleEvent('page_viewed', {
+    id: overrides.id ?? `ev-${randomUUID()}`,
+    clientId: overrides.clientId ?? `cl-${randomUUID()}`,
+    timestamp: overrides.timestamp ?? now(),
+  });
+
+const countRaw = async (storeId: string, eventId?: string): Promise<number> => {
+  const rows = await db.query<{ n: string }>(
+    'test.count',
+    `select count(*) as n from raw_events where store_id = $1 and ($2::text is null or event_id = $2)`,
+    [storeId, eventId ?? null],
+  );
+  return Number(rows[0]!.n);
+};
+
+beforeAll(async () => {
+  db = testDb();
+  shop = await createTestStore(db);
+  api = await startTestApi();
+  pipeline = await startTestPipeline();
+});
+
+afterAll(async () => {
+  await pipeline.stop();
+  await api.stop();
+  await db.close();
+});
+
+const post = (path: string, key = shop.credentials.ingest_key) => request(api.url).post(path).set('X-Ingest-Key', key);
+
+describe('POST /v2-4-2/api/events', () => {
+  it('stores a page_viewed event within a second', async () => {
+    const ev = pageView();
+    const started = Date.now();
+    const res = await post('/v2-4-2/api/events').send(ev);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      code: 1,
+      message: 'success',
+      data: { accepted: 1, duplicates: 0, rejected: [], warnings: 0 },
+    });
+    await waitFor(
+      () => countRaw(shop.store.store_id, ev.id),
+      (n) => n === 1,
+      1000,
+    );
+    expect(Date.now() - started).toBeLessThan(1000);
+    const [row] = await db.query(
+      'test.row',
+      'select client_id, name, payload from raw_events where store_id = $1 and event_id = $2',
+      [shop.store.store_id, ev.id],
+    );
+    expect(row).toMatchObject({ client_id: ev.clientId, name: 'page_viewed', payload: ev });
+  });
+
+  it('stores the same event pushed twice once, and says the second was a duplicate', async () => {
+    const ev = pageView();
+    const first = await post('/v2-4-2/api/events').send(ev);
+    const second = await post('/v2-4-2/api/events').send(ev);
+    expect(first.body.data.duplicates).toBe(0);
+    expect(second.status).toBe(200);
+    expect(second.body.data).toMatchObject({ accepted: 1, duplicates: 1 });
+    await waitFor(
+      () => countRaw(shop.store.store_id, ev.id),
+      (n) => n === 1,
+    );
+  });
+
+  it('stores an event the stream delivers twice (outside the duplicate window) once', async () => {
+    const ev = pageView();
+    const nc = await connect({ servers: testEnv.natsUrl });
+    const js = jetstream(nc);
+    const subject = eventSubject(0, shop.store.store_id, 'page_viewed');
+    await js.publish(subject, JSON.stringify(ev), { msgID: `a-${ev.id}` });
+    await js.publish(subject, JSON.stringify(ev), { msgID: `b-${ev.id}` });
+    await nc.close();
+    await waitFor(
+      () => countRaw(shop.store.store_id, ev.id),
+      (n) => n === 1,
+    );
+    // Both messages are consumed (one stored, one duplicate) and nothing else appears.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await countRaw(shop.store.store_id, ev.id)).toBe(1);
+  });
+
+  it('accepts the good items of a batch and reports each bad one by index', async () => {
+    const good = [pageView(), pageView()];
+    const bad = { ...pageView(), name: 'page_exploded' };
+    const res = await post('/v2-4-2/api/events').send([good[0], bad, good[1]]);
+    expect(res.status).toBe(200);
+    expect(res.body.data.accepted).toBe(2);
+    expect(res.body.data.rejected).toEqual([{ index: 1, errors: [expect.objectContaining({ field: 'name' })] }]);
+    for (const ev of good)
+      await waitFor(
+        () => countRaw(shop.store.store_id, ev.id),
+        (n) => n === 1,
+      );
+  });
+
+  it.each([
+    [
+      'malformed JSON',
+      () => post('/v2-4-2/api/events').set('Content-Type', 'application/json').send('{"id": '),
+      400,
+      /^body: malformed JSON/,
+    ],
+    [
+      'a missing required field',
+      () => post('/v2-4-2/api/events').send({ ...pageView(), clientId: undefined }),
+      400,
+      /^clientId: /,
+    ],
+    ['a wrong type', () => post('/v2-4-2/api/events').send({ ...pageView(), seq: 'seven' }), 400, /^seq: .*number/],
+    [
+      'an unknown event name',
+      () => post('/v2-4-2/api/events').send({ ...pageView(), name: 'page_exploded' }),
+      400,
+      /^name: .*page_viewed/,
+    ],
+    [
+      'a timestamp far in the future',
+      () =>
+        post('/v2-4-2/api/events').send(pageView({ timestamp: new Date(Date.now() + 3 * 86400_000).toISOString() })),
+      400,
+      /^timestamp: .*future/,
+    ],
+    [
+      'a 2 MiB body',
+      () => post('/v2-4-2/api/events').send({ ...pageView(), pad: 'x'.repeat(2 * 1024 * 1024) }),
+      413,
+      /^body: larger than/,
+    ],
+    ['a wrong key', () => post('/v2-4-2/api/events', 'ik_wrong').send(pageView()), 401, /^X-Ingest-Key: unknown/],
+    [
+      'no key',
+      () => request(api.url).post('/v2-4-2/api/events').send(pageView()),
+      401,
+      /^X-Ingest-Key: header is missing/,
+    ],
+    [
+      'an unknown API version',
+      () => post('/v9-9-9/api/events').send(pageView()),
+      404,
+      /^version: unknown API version v9-9-9/,
+    ],
+    [
+      'more than 500 events',
+      () => post('/v2-4-2/api/events').send(Array.from({ length: 501 }, () => pageView())),
+      400,
+      /^body: has 501 items/,
+    ],
+    [
+      'a body that is not an object',
+      () => post('/v2-4-2/api/events').send('42').set('Content-Type', 'application/json'),
+      400,
+      /^body: /,
+    ],
+  ])('answers %s with the documented error', async (_what, send, status, message) => {
+    const res = await send();
+    expect(res.status).toBe(status);
+    expect(res.body).toEqual({ code: status, message: expect.stringMatching(message), data: null });
+  });
+
+  it('keeps serving and processing after bad input', async () => {
+    const ev = pageView();
+    expect((await post('/v2-4-2/api/events').send(ev)).status).toBe(200);
+    await waitFor(
+      () => countRaw(shop.store.store_id, ev.id),
+      (n) => n === 1,
+    );
+  });
+});
+
+describe('POST /collect/{ingest_key}', () => {
+  it('accepts a text/plain beacon with CORS and takes a missing clientIp from the request', async () => {
+    const { clientIp: _ip, ...ev } = pageView();
+    const res = await request(api.url)
+      .post(`/collect/${shop.credentials.ingest_key}`)
+      .set('Origin', 'https://shop.example')
+      .set('Content-Type', 'text/plain')
+      .send(JSON.stringify(ev));
+    expect(res.status).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    await waitFor(
+      () => countRaw(shop.store.store_id, ev.id),
+      (n) => n === 1,
+    );
+    const [row] = await db.query<{ ip: string }>(
+      'test.ip',
+      "select payload->>'clientIp' as ip from raw_events where store_id = $1 and event_id = $2",
+      [shop.store.store_id, ev.id],
+    );
+    expect(row!.ip).toMatch(/127\.0\.0\.1/);
+  });
+
+  it('answers the CORS preflight', async () => {
+    const res = await request(api.url)
+      .options(`/collect/${shop.credentials.ingest_key}`)
+      .set('Origin', 'https://shop.example');
+    expect(res.status).toBe(204);
+    expect(res.headers['access-control-allow-methods']).toContain('POST');
+  });
+
+  it('rejects an unknown key in the path', async () => {
+    const res = await request(api.url)
+      .post('/collect/ik_nope')
+      .set('Content-Type', 'text/plain')
+      .send(JSON.stringify(pageView()));
+    expect(res.status).toBe(401);
+    expect(res.body.message).toMatch(/^ingest_key: unknown/);
+  });
+});
+
+describe('store pushes', () => {
+  it('upserts orders by id, a newer updated_at wins', async () => {
+    const id = String(Date.now());
+    const v1 = sampleOrder({ id, updated_at: '2026-01-01T00:00:00Z', total_price: '10.00' });
+    const v2 = sampleOrder({ id, updated_at: '2026-01-02T00:00:00Z', total_price: '12.00' });
+    const stale = sampleOrder({ id, updated_at: '2025-12-31T00:00:00Z', total_price: '99.00' });
+    for (const body of [[v1], [v2], [stale]])
+      expect((await post('/v2-4-2/api/store/orders').send(body)).status).toBe(200);
+    const total = () =>
+      db
+        .query<{ t: string }>(
+          'test.order',
+          "select payload->>'total_price' as t from shop_orders where store_id = $1 and order_id = $2",
+          [shop.store.store_id, id],
+        )
+        .then((r) => r[0]?.t);
+    await waitFor(total, (t) => t === '12.00');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await total()).toBe('12.00');
+  });
+
+  it('names the field of an invalid push', async () => {
+    const res = await post('/v2-4-2/api/store/orders').send([{ ...sampleOrder(), total_price: 'lots' }]);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/total_price/);
+  });
+});
+
+describe('poison messages', () => {
+  it('dead-letters undecodable and invalid messages with the reason and sequence, and keeps going', async () => {
+    const nc = await connect({ servers: testEnv.natsUrl });
+    const js = jetstream(nc);
+    const undecodable = await js.publish(eventSubject(1, shop.store.store_id, 'page_viewed'), '{not json');
+    const invalid = await js.publish(
+      eventSubject(1, shop.store.store_id, 'page_viewed'),
+      JSON.stringify({ ...pageView(), seq: 'x' }),
+    );
+    await nc.close();
+    const rows = await waitFor(
+      () =>
+        db.query<{ stream_seq: string; reason: string }>(
+          'test.dead',
+          'select stream_seq, reason from dead_letters where store_id = $1 order by stream_seq',
+          [shop.store.store_id],
+        ),
+      (r) => r.length >= 2,
+    );
+    expect(rows.map((r) => Number(r.stream_seq))).toEqual(expect.arrayContaining([undecodable.seq, invalid.seq]));
+    expect(rows.find((r) => Number(r.stream_seq) === undecodable.seq)!.reason).toMatch(/undecodable JSON/);
+    expect(rows.find((r) => Number(r.stream_seq) === invalid.seq)!.reason).toMatch(/seq/);
+    const ev = pageView();
+    await post('/v2-4-2/api/events').send(ev);
+    await waitFor(
+      () => countRaw(shop.store.store_id, ev.id),
+      (n) => n === 1,
+    );
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * Integration-test harness: stores, the API and the pipeline started in-process against the real
+ * nats-server and PostgreSQL of globalSetup, and polling helpers.
+ */
+import { createDb, type Db } from '../../infra/runtime/db';
+import { silentLogger } from '../../infra/runtime/logger';
+import { createStore, type StoreCredentials, type StoreRecord } from '../../infra/runtime/store-registry';
+import { loadApiConfig } from '../../query-api/src/app/config';
+import { startApi, type RunningApi } from '../../query-api/src/app/api';
+import { loadPipelineConfig } from '../../pipeline/src/app/config';
+import { startPipeline, type PipelineDeps, type RunningPipeline } from '../../pipeline/src/app/daemon';
+import { TEST_PARTITIONS, testEnv } from './env';
+
+export function testDb(service = 'test'): Db {
+  return createDb({ connectionString: testEnv.databaseUrl, service, max: 4 });
+}
+
+export interface TestStore {
+  store: StoreRecord;
+  credentials: StoreCredentials;
+}
+
+let storeCounter = 0;
+export async function createTestStore(
+  db: Db,
+  opts: { timezone?: string; currency?: string; lookbackDays?: number; name?: string } = {},
+): Promise<TestStore> {
+  storeCounter++;
+  return createStore(db, {
+    name: opts.name ?? `test-store-${storeCounter}`,
+    timezone: opts.timezone ?? 'UTC',
+    currency: opts.currency ?? 'USD',
+    lookbackDays: opts.lookbackDays ?? 30,
+  });
+}
+
+export function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    NATS_URL: testEnv.natsUrl,
+    DATABASE_URL: testEnv.databaseUrl,
+    EVENT_PARTITIONS: String(TEST_PARTITIONS),
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
+}
+
+export async function startTestApi(extra: Record<string, string> = {}): Promise<RunningApi> {
+  const config = loadApiConfig(baseEnv({ PORT: '0', HOST: '127.0.0.1', SHORT_LINK_HOST: 'go.test', ...extra }));
+  return startApi(config, silentLogger());
+}
+
+export async function startTestPipeline(
+  extra: Record<string, string> = {},
+  deps: PipelineDeps = {},
+): Promise<RunningPipeline> {
+  const config = loadPipelineConfig(baseEnv({ PIPELINE_FLUSH_MS: '20', ...extra }));
+  return startPipeline(config, silentLogger(), { withoutHealthServer: true, ...deps });
+}
+
+/** Polls until `fn` returns a value accepted by `until`, or throws after the timeout with the last value. */
+export async function waitFor<T>(
+  fn: () => Promise<T>,
+  until: (v: T) => boolean,
+  timeoutMs = 10_000,
+  everyMs = 25,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T = await fn();
+  while (!until(last)) {
+    if (Date.now() > deadline) throw new Error(`waitFor timed out; last value: ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+    last = await fn();
+  }
+  return last;
+}

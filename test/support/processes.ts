@@ -1,0 +1,31 @@
+/** Runs the daemons as real child processes (for SIGKILL and SIGTERM tests). */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { baseEnv } from './harness';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+export interface Child {
+  proc: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function spawnTs(entry: string, env: Record<string, string>): Child {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { proc, output: () => out, exited };
+}
+
+export function spawnPipeline(extra: Record<string, string> = {}): Child {
+  return spawnTs('pipeline/src/app/main.ts', baseEnv({ LOG_LEVEL: 'warn', PIPELINE_FLUSH_MS: '20', ...extra }));
+}
