@@ -43,6 +43,7 @@ create table order_facts (
   currency_orig  text not null,
   landing_site   text not null,
   referring_site text not null,
+  checkout_token text,
   lines          jsonb not null default '[]',
   primary key (store_id, order_id)
 );
@@ -65,7 +66,7 @@ create table currency_rates (
   primary key (store_id, currency)
 );
 
--- Identity links (DESIGN D5): a client carries a key `e:<email>`, `c:<customer id>` or `o:<order id>`.
+-- Identity links (DESIGN D5): a client carries keys `e:<email>`, `c:<customer id>`, `o:<order id>`, `k:<checkout token>`.
 -- Links are only ever added. Orders pushed by the store are pseudo-clients `order:<order id>`.
 create table identity_links (
   store_id  text not null,

@@ -9,6 +9,7 @@ import { loadApiConfig } from '../../query-api/src/app/config';
 import { startApi, type RunningApi } from '../../query-api/src/app/api';
 import { loadPipelineConfig } from '../../pipeline/src/app/config';
 import { startPipeline, type PipelineDeps, type RunningPipeline } from '../../pipeline/src/app/daemon';
+import { createViewMaintainer } from '../../pipeline/src/adapters/pg-view-maintainer';
 import { TEST_PARTITIONS, testEnv } from './env';
 
 export function testDb(service = 'test'): Db {
@@ -54,7 +55,11 @@ export async function startTestPipeline(
   deps: PipelineDeps = {},
 ): Promise<RunningPipeline> {
   const config = loadPipelineConfig(baseEnv({ PIPELINE_FLUSH_MS: '20', ...extra }));
-  return startPipeline(config, silentLogger(), { withoutHealthServer: true, ...deps });
+  return startPipeline(config, silentLogger(), {
+    withoutHealthServer: true,
+    maintainViews: (db) => createViewMaintainer(silentLogger())(db),
+    ...deps,
+  });
 }
 
 /** Polls until `fn` returns a value accepted by `until`, or throws after the timeout with the last value. */

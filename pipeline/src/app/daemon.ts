@@ -30,7 +30,7 @@ export interface RunningPipeline {
 }
 
 export interface PipelineDeps {
-  maintainViews?: (db: Db) => MaintainViews;
+  maintainViews?: (db: Db, metrics: PipelineMetrics) => MaintainViews;
   /** Skip the HTTP health server (tests that run several pipelines). */
   withoutHealthServer?: boolean;
 }
@@ -58,7 +58,10 @@ export async function startPipeline(
   // Fail fast with a clear message when the stream or a consumer is missing.
   for (const p of config.partitions) await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
 
-  const writer = withFaultInjection(createBatchWriter(db, deps.maintainViews?.(db)), config.faultKillAfterCommits);
+  const writer = withFaultInjection(
+    createBatchWriter(db, deps.maintainViews?.(db, metrics)),
+    config.faultKillAfterCommits,
+  );
   const source = consumePartitions(js, config.partitions, config.pullMax);
   let draining = false;
   let lastCommitAt = Date.now();

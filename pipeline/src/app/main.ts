@@ -6,6 +6,7 @@ import { ConfigError } from '../../../infra/runtime/env';
 import { createLogger } from '../../../infra/runtime/logger';
 import { loadPipelineConfig } from './config';
 import { startPipeline } from './daemon';
+import { createViewMaintainer } from '../adapters/pg-view-maintainer';
 
 async function main(): Promise<void> {
   let config;
@@ -19,7 +20,12 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger('pipeline', config.logLevel);
-  const pipeline = await startPipeline(config, logger);
+  const pipeline = await startPipeline(config, logger, {
+    maintainViews: (db, metrics) =>
+      createViewMaintainer(logger, {
+        onMissingRate: () => metrics.dataQuality.inc({ issue: 'missing_rate' }),
+      })(db),
+  });
   logger.info({ partitions: config.partitions, healthPort: config.healthPort }, 'pipeline started');
 
   let signals = 0;

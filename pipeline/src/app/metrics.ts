@@ -52,6 +52,12 @@ export function createPipelineMetrics() {
       labelNames: ['partition'] as const,
       registers: [registry],
     }),
+    dataQuality: new Counter({
+      name: 'pipeline_data_quality_issues_total',
+      help: 'Facts processed with a data-quality issue (missing_rate: no conversion rate, 1:1 assumed)',
+      labelNames: ['issue'] as const,
+      registers: [registry],
+    }),
     dbQuery: new Histogram({
       name: 'pipeline_db_query_duration_seconds',
       help: 'PostgreSQL query time by tag',

@@ -43,6 +43,7 @@ export interface OrderFact {
   currencyOrig: string;
   landingSite: string;
   referringSite: string;
+  checkoutToken: string | null;
   lines: Line[];
 }
 
@@ -166,6 +167,7 @@ export function toOrderFact(order: ShopOrder, storeCurrency: string, rateOf: Rat
       currencyOrig: order.currency,
       landingSite: order.landing_site ?? '',
       referringSite: order.referring_site ?? '',
+      checkoutToken: order.checkout_token ?? null,
       lines: order.line_items.filter((li) => li.variant_id).map((li): Line => [String(li.variant_id), li.quantity]),
     },
     missingRates: totalC.rateMissing ? [order.currency] : [],
@@ -208,12 +210,17 @@ export function toAdSpendFact(row: AdSpendRow, storeCurrency: string, rateOf: Ra
   };
 }
 
-/** Identity keys a client carries from one event (DESIGN D5). */
+/**
+ * Identity keys a client carries from one event (DESIGN D5): the normalized email and the customer id,
+ * plus the order id and checkout token, which tie an order push and the checkout events of one purchase
+ * to the same person (one conversion key never belongs to two persons).
+ */
 export function identityKeysOfEvent(fact: EventFact): string[] {
   const keys: string[] = [];
   if (fact.email) keys.push(`e:${fact.email}`);
   if (fact.customerId) keys.push(`c:${fact.customerId}`);
   if (fact.orderId) keys.push(`o:${fact.orderId}`);
+  if (fact.checkoutToken) keys.push(`k:${fact.checkoutToken}`);
   return keys;
 }
 
@@ -225,5 +232,6 @@ export function identityKeysOfOrder(fact: OrderFact): string[] {
   const keys = [`o:${fact.orderId}`];
   if (fact.email) keys.push(`e:${fact.email}`);
   if (fact.customerId) keys.push(`c:${fact.customerId}`);
+  if (fact.checkoutToken) keys.push(`k:${fact.checkoutToken}`);
   return keys;
 }

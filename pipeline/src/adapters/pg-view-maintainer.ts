@@ -1,0 +1,382 @@
+/**
+ * Incremental view maintenance, inside the batch transaction (DESIGN D7, D12, D13). For each store in the
+ * batch: store the derived facts of what was new, extend identity and merge persons, lock the affected
+ * persons, recompute them from their facts, and apply the difference to sessions, conversions, credits and
+ * the rollups. The same recomputation serves the reconciliation, so the views equal a recomputation.
+ */
+import type { PoolClient } from 'pg';
+import type { Db } from '../../../infra/runtime/db';
+import type { Logger } from '../../../infra/runtime/logger';
+import {
+  type EventFact,
+  identityKeysOfEvent,
+  identityKeysOfOrder,
+  type OrderFact,
+  orderClientId,
+  toEventFact,
+  toOrderFact,
+  toVariantCosts,
+  type VariantCost,
+} from '../domain/facts';
+import { recomputePerson, type StoreRules } from '../domain/recompute-person';
+import type { MaintainViews, NewFacts } from './pg-batch-writer';
+import type { StoreSettings } from './pg-fact-store';
+import {
+  accumulateSpend,
+  applyAttributionDelta,
+  applySpendDelta,
+  loadPersonFacts,
+  type SpendDelta,
+  writeConversions,
+  writeSessions,
+} from './pg-views';
+
+type Q = Db['query'];
+
+export interface MaintainerHooks {
+  /** A conversion rate was missing and 1:1 was assumed. */
+  onMissingRate?: (storeId: string, currency: string) => void;
+  /** Figures of one store's maintenance step. */
+  onApplied?: (figures: {
+    storeId: string;
+    persons: number;
+    conversionsWritten: number;
+    sessionsWritten: number;
+  }) => void;
+}
+
+interface StoreBatch {
+  store: StoreSettings;
+  rateOf: (currency: string) => number | undefined;
+  events: EventFact[];
+  orders: OrderFact[];
+  costs: VariantCost[];
+  spend: NewFacts['pushes']['adSpend'];
+}
+
+function splitByStore(facts: NewFacts, hooks: MaintainerHooks): StoreBatch[] {
+  const batches = new Map<string, StoreBatch>();
+  const get = (storeId: string): StoreBatch => {
+    let b = batches.get(storeId);
+    if (!b) {
+      const rates = facts.rates.get(storeId);
+      b = {
+        store: facts.stores.get(storeId)!,
+        rateOf: (c) => rates?.get(c),
+        events: [],
+        orders: [],
+        costs: [],
+        spend: [],
+      };
+      batches.set(storeId, b);
+    }
+    return b;
+  };
+  for (const e of facts.events) {
+    const b = get(e.storeId);
+    const d = toEventFact(e.event, b.store.currency, b.rateOf);
+    for (const c of d.missingRates) hooks.onMissingRate?.(e.storeId, c);
+    b.events.push(d.fact);
+  }
+  for (const o of facts.pushes.orders) {
+    const b = get(o.storeId);
+    const d = toOrderFact(o.order, b.store.currency, b.rateOf);
+    for (const c of d.missingRates) hooks.onMissingRate?.(o.storeId, c);
+    b.orders.push(d.fact);
+  }
+  for (const p of facts.pushes.products) get(p.storeId).costs.push(...toVariantCosts(p.product));
+  for (const s of facts.pushes.adSpend) get(s.storeId).spend.push(s);
+  return [...batches.values()].sort((a, b) => (a.store.storeId < b.store.storeId ? -1 : 1));
+}
+
+async function insertEventFacts(
+  q: Q,
+  client: PoolClient,
+  storeId: string,
+  events: readonly EventFact[],
+): Promise<void> {
+  if (events.length === 0) return;
+  await q(
+    'facts.events_insert',
+    `insert into event_facts (store_id, event_id, client_id, name, occurred_at, page_url, referrer, email, customer_id, order_id,
+                              checkout_token, is_first_order, value_micros, value_orig, currency_orig, lines)
+     select $1, * from unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::text[], $9::text[],
+                              $10::text[], $11::text[], $12::boolean[], $13::bigint[], $14::numeric[], $15::text[], $16::jsonb[])
+     on conflict (store_id, event_id) do nothing`,
+    [
+      storeId,
+      events.map((e) => e.eventId),
+      events.map((e) => e.clientId),
+      events.map((e) => e.name),
+      events.map((e) => new Date(e.at).toISOString()),
+      events.map((e) => e.pageUrl),
+      events.map((e) => e.referrer),
+      events.map((e) => e.email),
+      events.map((e) => e.customerId),
+      events.map((e) => e.orderId),
+      events.map((e) => e.checkoutToken),
+      events.map((e) => e.isFirstOrder),
+      events.map((e) => e.valueMicros),
+      events.map((e) => e.valueOrig),
+      events.map((e) => e.currencyOrig),
+      events.map((e) => JSON.stringify(e.lines)),
+    ],
+    client,
+  );
+}
+
+async function upsertOrderFacts(
+  q: Q,
+  client: PoolClient,
+  storeId: string,
+  orders: readonly OrderFact[],
+): Promise<void> {
+  if (orders.length === 0) return;
+  await q(
+    'facts.orders_upsert',
+    `insert into order_facts (store_id, order_id, created_at, cancelled, email, customer_id, value_micros, refunded_micros, value_orig,
+                              currency_orig, landing_site, referring_site, checkout_token, lines)
+     select $1, * from unnest($2::text[], $3::timestamptz[], $4::boolean[], $5::text[], $6::text[], $7::bigint[], $8::bigint[],
+                              $9::numeric[], $10::text[], $11::text[], $12::text[], $13::text[], $14::jsonb[])
+     on conflict (store_id, order_id) do update set
+       created_at = excluded.created_at, cancelled = excluded.cancelled, email = excluded.email, customer_id = excluded.customer_id,
+       value_micros = excluded.value_micros, refunded_micros = excluded.refunded_micros, value_orig = excluded.value_orig,
+       currency_orig = excluded.currency_orig, landing_site = excluded.landing_site, referring_site = excluded.referring_site,
+       checkout_token = excluded.checkout_token, lines = excluded.lines`,
+    [
+      storeId,
+      orders.map((o) => o.orderId),
+      orders.map((o) => new Date(o.createdAt).toISOString()),
+      orders.map((o) => o.cancelled),
+      orders.map((o) => o.email),
+      orders.map((o) => o.customerId),
+      orders.map((o) => o.valueMicros),
+      orders.map((o) => o.refundedMicros),
+      orders.map((o) => o.valueOrig),
+      orders.map((o) => o.currencyOrig),
+      orders.map((o) => o.landingSite),
+      orders.map((o) => o.referringSite),
+      orders.map((o) => o.checkoutToken),
+      orders.map((o) => JSON.stringify(o.lines)),
+    ],
+    client,
+  );
+}
+
+/** Upserts unit costs; returns the variants whose cost is new or changed. */
+async function upsertVariantCosts(
+  q: Q,
+  client: PoolClient,
+  storeId: string,
+  costs: readonly VariantCost[],
+): Promise<string[]> {
+  if (costs.length === 0) return [];
+  const latest = new Map(costs.map((c) => [c.variantId, c]));
+  const rows = [...latest.values()];
+  const changed = await q<{ variant_id: string }>(
+    'facts.variant_costs_upsert',
+    `insert into variant_costs (store_id, variant_id, product_id, cost_micros)
+     select $1, * from unnest($2::text[], $3::text[], $4::bigint[])
+     on conflict (store_id, variant_id) do update set product_id = excluded.product_id, cost_micros = excluded.cost_micros
+       where variant_costs.cost_micros <> excluded.cost_micros
+     returning variant_id`,
+    [storeId, rows.map((c) => c.variantId), rows.map((c) => c.productId), rows.map((c) => c.costMicros)],
+    client,
+  );
+  return changed.map((r) => r.variant_id);
+}
+
+/** A person lock: work on one person is serialized across workers inside the batch transaction (D12). */
+async function lockPersons(q: Q, client: PoolClient, storeId: string, personIds: Iterable<string>): Promise<void> {
+  const ids = [...new Set(personIds)].sort();
+  if (ids.length === 0) return;
+  await q(
+    'identity.lock',
+    `select pg_advisory_xact_lock(hashtextextended($1 || ':' || p, 0)) from unnest($2::text[]) as p order by p`,
+    [storeId, ids],
+    client,
+  );
+}
+
+class UnionFind {
+  private readonly parent = new Map<string, string>();
+  find(x: string): string {
+    let root = x;
+    while (this.parent.has(root) && this.parent.get(root) !== root) root = this.parent.get(root)!;
+    let cur = x;
+    while (cur !== root) {
+      const next = this.parent.get(cur) ?? root;
+      this.parent.set(cur, root);
+      cur = next;
+    }
+    if (!this.parent.has(root)) this.parent.set(root, root);
+    return root;
+  }
+  /** Keeps the smaller id as the root, so a component's root is its smallest member. */
+  union(a: string, b: string): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra === rb) return;
+    if (ra < rb) this.parent.set(rb, ra);
+    else this.parent.set(ra, rb);
+  }
+}
+
+/**
+ * Extends identity with the batch's clients and links, merges the persons that new links connect (a
+ * person's id is its smallest client id), and returns the persons to recompute and those merged away.
+ */
+async function updateIdentity(
+  q: Q,
+  client: PoolClient,
+  storeId: string,
+  batch: StoreBatch,
+): Promise<{ persons: Set<string>; mergedAway: string[] }> {
+  const firstSeen = new Map<string, number>();
+  const links: Array<[string, string]> = [];
+  for (const e of batch.events) {
+    firstSeen.set(e.clientId, Math.min(firstSeen.get(e.clientId) ?? Infinity, e.at));
+    for (const k of identityKeysOfEvent(e)) links.push([e.clientId, k]);
+  }
+  for (const o of batch.orders) {
+    const id = orderClientId(o.orderId);
+    firstSeen.set(id, Math.min(firstSeen.get(id) ?? Infinity, o.createdAt));
+    for (const k of identityKeysOfOrder(o)) links.push([id, k]);
+  }
+  const batchClients = [...firstSeen.keys()];
+  if (batchClients.length === 0) return { persons: new Set(), mergedAway: [] };
+
+  await q(
+    'identity.clients_upsert',
+    `insert into clients (store_id, client_id, person_id, first_seen_at)
+     select $1, c, c, t from unnest($2::text[], $3::timestamptz[]) as u(c, t)
+     on conflict (store_id, client_id) do update set first_seen_at = excluded.first_seen_at
+       where excluded.first_seen_at < clients.first_seen_at`,
+    [storeId, batchClients, batchClients.map((c) => new Date(firstSeen.get(c)!).toISOString())],
+    client,
+  );
+  const uniqueLinks = [...new Map(links.map((l) => [`${l[0]}\u0000${l[1]}`, l])).values()];
+  const newLinks = uniqueLinks.length
+    ? await q<{ client_id: string; key: string }>(
+        'identity.links_insert',
+        `insert into identity_links (store_id, client_id, key)
+         select $1, * from unnest($2::text[], $3::text[])
+         on conflict do nothing
+         returning client_id, key`,
+        [storeId, uniqueLinks.map((l) => l[0]), uniqueLinks.map((l) => l[1])],
+        client,
+      )
+    : [];
+  const newKeys = [...new Set(newLinks.map((l) => l.key))];
+
+  // Resolve and lock until stable: a concurrent worker may merge one of these persons meanwhile.
+  let locked = new Set<string>();
+  for (let attempt = 0; ; attempt++) {
+    const [own, viaKeys] = await Promise.all([
+      q<{ client_id: string; person_id: string }>(
+        'identity.persons_of_clients',
+        'select client_id, person_id from clients where store_id = $1 and client_id = any($2::text[])',
+        [storeId, batchClients],
+        client,
+      ),
+      newKeys.length
+        ? q<{ client_id: string; key: string; person_id: string }>(
+            'identity.persons_of_keys',
+            `select l.client_id, l.key, c.person_id from identity_links l
+             join clients c on c.store_id = l.store_id and c.client_id = l.client_id
+             where l.store_id = $1 and l.key = any($2::text[])`,
+            [storeId, newKeys],
+            client,
+          )
+        : Promise.resolve([]),
+    ]);
+    const involved = new Set([...own.map((r) => r.person_id), ...viaKeys.map((r) => r.person_id)]);
+    const missing = [...involved].filter((p) => !locked.has(p));
+    if (missing.length === 0 || attempt > 20) {
+      const personOf = new Map(own.map((r) => [r.client_id, r.person_id]));
+      const uf = new UnionFind();
+      for (const p of involved) uf.find(p);
+      const personsOfKey = new Map<string, string[]>();
+      for (const r of viaKeys) personsOfKey.set(r.key, [...(personsOfKey.get(r.key) ?? []), r.person_id]);
+      for (const l of newLinks) {
+        const p = personOf.get(l.client_id)!;
+        for (const other of personsOfKey.get(l.key) ?? []) uf.union(p, other);
+      }
+      const mergedAway = [...involved].filter((p) => uf.find(p) !== p);
+      if (mergedAway.length) {
+        await q(
+          'identity.merge',
+          `update clients c set person_id = m.target
+           from unnest($2::text[], $3::text[]) as m(source, target)
+           where c.store_id = $1 and c.person_id = m.source`,
+          [storeId, mergedAway, mergedAway.map((p) => uf.find(p))],
+          client,
+        );
+      }
+      const persons = new Set([...involved].map((p) => uf.find(p)));
+      return { persons, mergedAway };
+    }
+    await lockPersons(q, client, storeId, missing);
+    locked = new Set([...locked, ...missing]);
+  }
+}
+
+export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}): (db: Db) => MaintainViews {
+  return (db: Db) => {
+    const q: Q = db.query;
+    return async (client: PoolClient, facts: NewFacts): Promise<void> => {
+      for (const batch of splitByStore(facts, hooks)) {
+        const storeId = batch.store.storeId;
+        const rules: StoreRules = { timezone: batch.store.timezone, lookbackDays: batch.store.lookbackDays };
+
+        await insertEventFacts(q, client, storeId, batch.events);
+        await upsertOrderFacts(q, client, storeId, batch.orders);
+        const changedVariants = await upsertVariantCosts(q, client, storeId, batch.costs);
+
+        const { persons, mergedAway } = await updateIdentity(q, client, storeId, batch);
+        if (changedVariants.length) {
+          const viaProducts = await q<{ person_id: string }>(
+            'views.persons_of_variants',
+            'select distinct person_id from conversions where store_id = $1 and variant_ids && $2::text[]',
+            [storeId, changedVariants],
+            client,
+          );
+          const extra = viaProducts.map((r) => r.person_id).filter((p) => !persons.has(p));
+          await lockPersons(q, client, storeId, extra);
+          for (const p of extra) persons.add(p);
+        }
+
+        const spendDelta = new Map<string, SpendDelta>();
+        for (const s of batch.spend) {
+          if (s.previous) accumulateSpend(spendDelta, s.previous, -1);
+          accumulateSpend(spendDelta, s.fact, 1);
+        }
+        await applySpendDelta(q, client, storeId, spendDelta);
+
+        if (persons.size === 0) continue;
+        const personIds = [...persons].sort();
+        const loaded = await loadPersonFacts(q, client, storeId, personIds);
+        const views = loaded.facts.map((f) => recomputePerson(f, rules));
+        const sessions = await writeSessions(
+          q,
+          client,
+          storeId,
+          loaded.clientIds,
+          views.flatMap((v) => v.sessions),
+        );
+        const conv = await writeConversions(q, client, storeId, [...personIds, ...mergedAway], views);
+        await applyAttributionDelta(q, client, storeId, conv.delta);
+        hooks.onApplied?.({
+          storeId,
+          persons: personIds.length,
+          conversionsWritten: conv.written,
+          sessionsWritten: sessions.inserted,
+        });
+        logger.debug(
+          { storeId, persons: personIds.length, merged: mergedAway.length, conversions: conv.written },
+          'views maintained',
+        );
+      }
+    };
+  };
+}

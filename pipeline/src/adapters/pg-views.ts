@@ -1,0 +1,688 @@
+/**
+ * Reading the facts of persons and writing the difference of their recomputed views (DESIGN D7, D13).
+ * Shared by the incremental maintainer (per batch) and the reconciliation (per store): both load the same
+ * facts, run the same pure recomputation, and compare with what the views hold.
+ */
+import { createHash } from 'node:crypto';
+import type { PoolClient } from 'pg';
+import type { Goal, Model } from '../../../contracts/src/attribution';
+import type { EventName } from '../../../contracts/src/events';
+import type { Db } from '../../../infra/runtime/db';
+import type { AdSpendFact, EventFact, Line, OrderFact } from '../domain/facts';
+import { ORDER_CLIENT_PREFIX } from '../domain/facts';
+import {
+  type ConversionView,
+  type Credit,
+  conversionSignature,
+  type PersonFacts,
+  type PersonView,
+} from '../domain/recompute-person';
+import type { Session } from '../domain/sessionize';
+import type { TrackingLinkInfo } from '../domain/touchpoint-types';
+import { LINK_PARAM } from '../domain/touchpoint';
+import { getParam, parseLandingUrl } from '../domain/url-params';
+
+type Q = Db['query'];
+
+const num = (v: string | number | null): number => (v === null ? 0 : Number(v));
+
+// ---------------------------------------------------------------------------------------------------------
+// Facts of persons
+// ---------------------------------------------------------------------------------------------------------
+
+interface EventFactRow {
+  event_id: string;
+  client_id: string;
+  name: string;
+  occurred_at: Date;
+  page_url: string;
+  referrer: string;
+  email: string | null;
+  customer_id: string | null;
+  order_id: string | null;
+  checkout_token: string | null;
+  is_first_order: boolean | null;
+  value_micros: string | null;
+  value_orig: string | null;
+  currency_orig: string | null;
+  lines: Line[];
+}
+
+function eventFactOf(r: EventFactRow): EventFact {
+  return {
+    eventId: r.event_id,
+    clientId: r.client_id,
+    name: r.name as EventName,
+    at: r.occurred_at.getTime(),
+    pageUrl: r.page_url,
+    referrer: r.referrer,
+    email: r.email,
+    customerId: r.customer_id,
+    orderId: r.order_id,
+    checkoutToken: r.checkout_token,
+    isFirstOrder: r.is_first_order,
+    valueMicros: r.value_micros === null ? null : Number(r.value_micros),
+    valueOrig: r.value_orig === null ? null : Number(r.value_orig),
+    currencyOrig: r.currency_orig,
+    lines: r.lines,
+  };
+}
+
+interface OrderFactRow {
+  order_id: string;
+  created_at: Date;
+  cancelled: boolean;
+  email: string | null;
+  customer_id: string | null;
+  value_micros: string;
+  refunded_micros: string;
+  value_orig: string;
+  currency_orig: string;
+  landing_site: string;
+  referring_site: string;
+  checkout_token: string | null;
+  lines: Line[];
+}
+
+function orderFactOf(r: OrderFactRow): OrderFact {
+  return {
+    orderId: r.order_id,
+    createdAt: r.created_at.getTime(),
+    cancelled: r.cancelled,
+    email: r.email,
+    customerId: r.customer_id,
+    valueMicros: Number(r.value_micros),
+    refundedMicros: Number(r.refunded_micros),
+    valueOrig: Number(r.value_orig),
+    currencyOrig: r.currency_orig,
+    landingSite: r.landing_site,
+    referringSite: r.referring_site,
+    checkoutToken: r.checkout_token,
+    lines: r.lines,
+  };
+}
+
+export interface LoadedPersons {
+  facts: PersonFacts[];
+  /** Every client (real and pseudo) of the loaded persons. */
+  clientIds: string[];
+}
+
+/** Loads everything the recomputation of the given persons (as the clients table groups them) reads. */
+export async function loadPersonFacts(
+  q: Q,
+  client: PoolClient,
+  storeId: string,
+  personIds: readonly string[],
+): Promise<LoadedPersons> {
+  if (personIds.length === 0) return { facts: [], clientIds: [] };
+  const clients = await q<{ client_id: string; person_id: string }>(
+    'views.clients_of_persons',
+    'select client_id, person_id from clients where store_id = $1 and person_id = any($2::text[])',
+    [storeId, personIds],
+    client,
+  );
+  return loadFactsOfGroups(q, client, storeId, personIds, clients);
+}
+
+/** Loads the facts of persons given as explicit client groups (the reconciliation's own identity). */
+export async function loadFactsOfGroups(
+  q: Q,
+  client: PoolClient,
+  storeId: string,
+  personIds: readonly string[],
+  clients: ReadonlyArray<{ client_id: string; person_id: string }>,
+): Promise<LoadedPersons> {
+  const realClients = clients.filter((c) => !c.client_id.startsWith(ORDER_CLIENT_PREFIX)).map((c) => c.client_id);
+  const orderIds = clients
+    .filter((c) => c.client_id.startsWith(ORDER_CLIENT_PREFIX))
+    .map((c) => c.client_id.slice(ORDER_CLIENT_PREFIX.length));
+
+  const [eventRows, orderRows] = await Promise.all([
+    q<EventFactRow>(
+      'views.event_facts',
+      `select event_id, client_id, name, occurred_at, page_url, referrer, email, customer_id, order_id, checkout_token,
+              is_first_order, value_micros, value_orig, currency_orig, lines
+       from event_facts where store_id = $1 and client_id = any($2::text[])`,
+      [storeId, realClients],
+      client,
+    ),
+    orderIds.length
+      ? q<OrderFactRow>(
+          'views.order_facts',
+          `select order_id, created_at, cancelled, email, customer_id, value_micros, refunded_micros, value_orig,
+                  currency_orig, landing_site, referring_site, checkout_token, lines
+           from order_facts where store_id = $1 and order_id = any($2::text[])`,
+          [storeId, orderIds],
+          client,
+        )
+      : Promise.resolve([]),
+  ]);
+  const events = eventRows.map(eventFactOf);
+  const orders = orderRows.map(orderFactOf);
+
+  // Tracking links referenced by landing URLs, and unit costs of the variants bought.
+  const codes = new Set<string>();
+  for (const e of events) {
+    const params = parseLandingUrl(e.pageUrl)?.params;
+    const code = params ? getParam(params, LINK_PARAM) : undefined;
+    if (code) codes.add(code);
+  }
+  for (const o of orders) {
+    const params = parseLandingUrl(
+      o.landingSite.startsWith('/') ? `https://store.invalid${o.landingSite}` : o.landingSite,
+    )?.params;
+    const code = params ? getParam(params, LINK_PARAM) : undefined;
+    if (code) codes.add(code);
+  }
+  const variants = new Set<string>();
+  for (const x of [...events, ...orders]) for (const [v] of x.lines) variants.add(v);
+  const [linkRows, costRows] = await Promise.all([
+    codes.size
+      ? q<{ code: string; campaign: string; source: string; medium: string }>(
+          'views.links',
+          'select code, campaign, source, medium from tracking_links where store_id = $1 and code = any($2::text[])',
+          [storeId, [...codes]],
+          client,
+        )
+      : Promise.resolve([]),
+    variants.size
+      ? q<{ variant_id: string; cost_micros: string }>(
+          'views.variant_costs',
+          'select variant_id, cost_micros from variant_costs where store_id = $1 and variant_id = any($2::text[])',
+          [storeId, [...variants]],
+          client,
+        )
+      : Promise.resolve([]),
+  ]);
+  const links = new Map<string, TrackingLinkInfo>(linkRows.map((l) => [l.code, l]));
+  const costs = new Map(costRows.map((c) => [c.variant_id, Number(c.cost_micros)]));
+
+  const personOf = new Map(clients.map((c) => [c.client_id, c.person_id]));
+  const byPerson = new Map<string, { clientIds: string[]; events: EventFact[]; orders: OrderFact[] }>();
+  for (const p of personIds) byPerson.set(p, { clientIds: [], events: [], orders: [] });
+  for (const c of clients) byPerson.get(c.person_id)?.clientIds.push(c.client_id);
+  for (const e of events) byPerson.get(personOf.get(e.clientId)!)?.events.push(e);
+  for (const o of orders) byPerson.get(personOf.get(`${ORDER_CLIENT_PREFIX}${o.orderId}`)!)?.orders.push(o);
+
+  const resolveLink = (code: string) => links.get(code);
+  const variantCost = (v: string) => costs.get(v);
+  return {
+    facts: [...byPerson].map(([personId, p]) => ({ personId, ...p, resolveLink, variantCost })),
+    clientIds: clients.map((c) => c.client_id),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Sessions
+// ---------------------------------------------------------------------------------------------------------
+
+const SESSION_COLUMNS = [
+  'client_id',
+  'started_at',
+  'landing_event_id',
+  'origin',
+  'channel',
+  'source',
+  'medium',
+  'campaign',
+  'landing_page',
+  'platform',
+  'content',
+  'term',
+  'link_code',
+  'click_id_param',
+] as const;
+
+function sessionRow(s: Session): (string | number)[] {
+  const t = s.touch;
+  return [
+    s.clientId,
+    s.startedAt,
+    s.landingEventId,
+    t.origin,
+    t.channel,
+    t.source,
+    t.medium,
+    t.campaign,
+    t.landingPage,
+    t.platform,
+    t.content,
+    t.term,
+    t.linkCode,
+    t.clickIdParam,
+  ];
+}
+
+const sessionKey = (clientId: string, startedAt: number): string => `${clientId}\u0000${startedAt}`;
+
+export interface SessionDiff {
+  inserted: number;
+  deleted: number;
+}
+
+/** Makes the stored sessions of `clientIds` equal to `sessions`, touching only rows that differ. */
+export async function writeSessions(
+  q: Q,
+  client: PoolClient,
+  storeId: string,
+  clientIds: readonly string[],
+  sessions: readonly Session[],
+): Promise<SessionDiff> {
+  if (clientIds.length === 0) return { inserted: 0, deleted: 0 };
+  const old = await q<Record<(typeof SESSION_COLUMNS)[number], string | Date>>(
+    'views.sessions_load',
+    `select ${SESSION_COLUMNS.join(', ')} from sessions where store_id = $1 and client_id = any($2::text[])`,
+    [storeId, clientIds],
+    client,
+  );
+  const oldSig = new Map<string, string>();
+  for (const r of old) {
+    const started = (r.started_at as Date).getTime();
+    const row = SESSION_COLUMNS.map((c) => (c === 'started_at' ? started : (r[c] as string)));
+    oldSig.set(sessionKey(r.client_id as string, started), JSON.stringify(row));
+  }
+  const newRows = new Map<string, (string | number)[]>();
+  for (const s of sessions) newRows.set(sessionKey(s.clientId, s.startedAt), sessionRow(s));
+
+  const toDelete = [...oldSig.keys()].filter((k) => {
+    const n = newRows.get(k);
+    return !n || JSON.stringify(n) !== oldSig.get(k);
+  });
+  const toInsert = [...newRows].filter(([k, row]) => oldSig.get(k) !== JSON.stringify(row)).map(([, row]) => row);
+
+  if (toDelete.length) {
+    await q(
+      'views.sessions_delete',
+      `delete from sessions s using unnest($2::text[], $3::timestamptz[]) as d(client_id, started_at)
+       where s.store_id = $1 and s.client_id = d.client_id and s.started_at = d.started_at`,
+      [
+        storeId,
+        toDelete.map((k) => k.split('\u0000')[0]),
+        toDelete.map((k) => new Date(Number(k.split('\u0000')[1])).toISOString()),
+      ],
+      client,
+    );
+  }
+  if (toInsert.length) {
+    const cols = SESSION_COLUMNS.map((_, i) =>
+      toInsert.map((r) => (i === 1 ? new Date(r[i] as number).toISOString() : r[i])),
+    );
+    await q(
+      'views.sessions_insert',
+      `insert into sessions (store_id, ${SESSION_COLUMNS.join(', ')})
+       select $1, * from unnest($2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                                $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])`,
+      [storeId, ...cols],
+      client,
+    );
+  }
+  return { inserted: toInsert.length, deleted: toDelete.length };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Conversions, credits and the attribution rollup
+// ---------------------------------------------------------------------------------------------------------
+
+export interface CreditRow extends Credit {
+  goal: Goal;
+  key: string;
+  day: string;
+}
+
+export function creditRowsOf(c: ConversionView): CreditRow[] {
+  return c.credits.map((cr) => ({ ...cr, goal: c.goal, key: c.key, day: c.day }));
+}
+
+export function digestOf(c: ConversionView, personId: string): string {
+  return createHash('sha1').update(conversionSignature(c, personId)).digest('base64url');
+}
+
+const convKey = (goal: string, key: string): string => `${goal}\u0000${key}`;
+
+/** Rollup dimensions of a credit, as one string key. */
+export function rollupKey(
+  c: Pick<
+    CreditRow,
+    'day' | 'goal' | 'model' | 'channel' | 'source' | 'medium' | 'campaign' | 'landingPage' | 'platform'
+  >,
+): string {
+  return [c.day, c.goal, c.model, c.channel, c.source, c.medium, c.campaign, c.landingPage, c.platform].join('\u0000');
+}
+
+export interface RollupDelta {
+  weight: number;
+  newWeight: number;
+  valueMicros: number;
+  cogsMicros: number;
+}
+
+/** Adds `sign` times the credits into the delta map (exact integer arithmetic). */
+export function accumulateCredits(into: Map<string, RollupDelta>, credits: Iterable<CreditRow>, sign: 1 | -1): void {
+  for (const c of credits) {
+    const k = rollupKey(c);
+    const d = into.get(k) ?? { weight: 0, newWeight: 0, valueMicros: 0, cogsMicros: 0 };
+    d.weight += sign * c.weight;
+    d.newWeight += sign * c.newWeight;
+    d.valueMicros += sign * c.valueMicros;
+    d.cogsMicros += sign * c.cogsMicros;
+    into.set(k, d);
+  }
+}
+
+interface CreditDbRow {
+  goal: string;
+  conversion_key: string;
+  model: string;
+  touch_index: number;
+  day: string;
+  channel: string;
+  source: string;
+  medium: string;
+  campaign: string;
+  landing_page: string;
+  platform: string;
+  link_code: string;
+  weight: string;
+  new_weight: string;
+  value_micros: string;
+  cogs_micros: string;
+}
+
+function creditOf(r: CreditDbRow): CreditRow {
+  return {
+    goal: r.goal as Goal,
+    key: r.conversion_key,
+    model: r.model as Model,
+    index: r.touch_index,
+    day: r.day,
+    channel: r.channel as CreditRow['channel'],
+    source: r.source,
+    medium: r.medium,
+    campaign: r.campaign,
+    landingPage: r.landing_page,
+    platform: r.platform as CreditRow['platform'],
+    linkCode: r.link_code,
+    weight: num(r.weight),
+    newWeight: num(r.new_weight),
+    valueMicros: num(r.value_micros),
+    cogsMicros: num(r.cogs_micros),
+  };
+}
+
+export interface ConversionDiff {
+  written: number;
+  removed: number;
+  delta: Map<string, RollupDelta>;
+}
+
+/**
+ * Makes the stored conversions of `personIds` (the recomputed persons and any merged into them) equal to
+ * `views`: unchanged conversions (same digest) are left alone; for the others the old credits are deleted
+ * and retracted from the rollup delta, and the new ones inserted and added.
+ */
+export async function writeConversions(
+  q: Q,
+  client: PoolClient,
+  storeId: string,
+  personIds: readonly string[],
+  views: readonly PersonView[],
+): Promise<ConversionDiff> {
+  const delta = new Map<string, RollupDelta>();
+  const old = personIds.length
+    ? await q<{ goal: string; conversion_key: string; digest: string }>(
+        'views.conversions_load',
+        'select goal, conversion_key, digest from conversions where store_id = $1 and person_id = any($2::text[])',
+        [storeId, personIds],
+        client,
+      )
+    : [];
+  const oldDigest = new Map(old.map((o) => [convKey(o.goal, o.conversion_key), o.digest]));
+
+  const fresh: Array<{ view: ConversionView; personId: string; digest: string }> = [];
+  const keep = new Set<string>();
+  for (const pv of views) {
+    for (const c of pv.conversions) {
+      const k = convKey(c.goal, c.key);
+      const digest = digestOf(c, pv.personId);
+      keep.add(k);
+      if (oldDigest.get(k) !== digest) fresh.push({ view: c, personId: pv.personId, digest });
+    }
+  }
+  const gone = [...oldDigest.keys()].filter((k) => !keep.has(k));
+  // Old credits of every conversion rewritten or gone are deleted and retracted. Rewritten ones are
+  // looked up by key, not by person, so a conversion that sat under another person cannot be counted twice.
+  const retract = [...new Set([...gone, ...fresh.map((f) => convKey(f.view.goal, f.view.key))])];
+  if (retract.length) {
+    const removedCredits = await q<CreditDbRow>(
+      'views.credits_delete',
+      `delete from conversion_credits c using unnest($2::text[], $3::text[]) as d(goal, conversion_key)
+       where c.store_id = $1 and c.goal = d.goal and c.conversion_key = d.conversion_key
+       returning c.goal, c.conversion_key, c.model, c.touch_index, to_char(c.day, 'YYYY-MM-DD') as day, c.channel, c.source,
+                 c.medium, c.campaign, c.landing_page, c.platform, c.link_code, c.weight, c.new_weight, c.value_micros, c.cogs_micros`,
+      [storeId, retract.map((k) => k.split('\u0000')[0]), retract.map((k) => k.split('\u0000')[1])],
+      client,
+    );
+    accumulateCredits(delta, removedCredits.map(creditOf), -1);
+  }
+  if (gone.length) {
+    await q(
+      'views.conversions_delete',
+      `delete from conversions c using unnest($2::text[], $3::text[]) as d(goal, conversion_key)
+       where c.store_id = $1 and c.goal = d.goal and c.conversion_key = d.conversion_key`,
+      [storeId, gone.map((k) => k.split('\u0000')[0]), gone.map((k) => k.split('\u0000')[1])],
+      client,
+    );
+  }
+  if (fresh.length) {
+    const v = fresh.map((f) => f.view);
+    await q(
+      'views.conversions_upsert',
+      `insert into conversions (store_id, goal, conversion_key, person_id, client_id, occurred_at, day, value_micros, value_orig,
+                                currency_orig, cogs_micros, is_new, event_id, order_id, variant_ids, first_touch, last_touch, digest)
+       select $1, t.goal, t.conversion_key, t.person_id, t.client_id, t.occurred_at, t.day, t.value_micros, t.value_orig,
+              t.currency_orig, t.cogs_micros, t.is_new, t.event_id, t.order_id,
+              array(select jsonb_array_elements_text(t.variant_ids)), t.first_touch, t.last_touch, t.digest
+       from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::date[], $8::bigint[], $9::numeric[],
+                   $10::text[], $11::bigint[], $12::boolean[], $13::text[], $14::text[], $15::jsonb[], $16::jsonb[], $17::jsonb[], $18::text[])
+         as t(goal, conversion_key, person_id, client_id, occurred_at, day, value_micros, value_orig, currency_orig, cogs_micros,
+              is_new, event_id, order_id, variant_ids, first_touch, last_touch, digest)
+       on conflict (store_id, goal, conversion_key) do update set
+         person_id = excluded.person_id, client_id = excluded.client_id, occurred_at = excluded.occurred_at, day = excluded.day,
+         value_micros = excluded.value_micros, value_orig = excluded.value_orig, currency_orig = excluded.currency_orig,
+         cogs_micros = excluded.cogs_micros, is_new = excluded.is_new, event_id = excluded.event_id, order_id = excluded.order_id,
+         variant_ids = excluded.variant_ids, first_touch = excluded.first_touch, last_touch = excluded.last_touch,
+         digest = excluded.digest`,
+      [
+        storeId,
+        v.map((c) => c.goal),
+        v.map((c) => c.key),
+        fresh.map((f) => f.personId),
+        v.map((c) => c.clientId),
+        v.map((c) => new Date(c.at).toISOString()),
+        v.map((c) => c.day),
+        v.map((c) => c.valueMicros),
+        v.map((c) => c.valueOrig),
+        v.map((c) => c.currencyOrig),
+        v.map((c) => c.cogsMicros),
+        v.map((c) => c.isNew),
+        v.map((c) => c.eventId),
+        v.map((c) => c.orderId),
+        v.map((c) => JSON.stringify(c.variantIds)),
+        v.map((c) => JSON.stringify(c.firstTouch)),
+        v.map((c) => JSON.stringify(c.lastTouch)),
+        fresh.map((f) => f.digest),
+      ],
+      client,
+    );
+    const credits = v.flatMap(creditRowsOf);
+    await insertCredits(q, client, storeId, credits);
+    accumulateCredits(delta, credits, 1);
+  }
+  return { written: fresh.length, removed: gone.length, delta };
+}
+
+export async function insertCredits(
+  q: Q,
+  client: PoolClient,
+  storeId: string,
+  credits: readonly CreditRow[],
+): Promise<void> {
+  if (credits.length === 0) return;
+  await q(
+    'views.credits_insert',
+    `insert into conversion_credits (store_id, goal, conversion_key, model, touch_index, day, channel, source, medium, campaign,
+                                     landing_page, platform, link_code, weight, new_weight, value_micros, cogs_micros)
+     select $1, * from unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::date[], $7::text[], $8::text[], $9::text[],
+                              $10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::bigint[], $16::bigint[], $17::bigint[])`,
+    [
+      storeId,
+      credits.map((c) => c.goal),
+      credits.map((c) => c.key),
+      credits.map((c) => c.model),
+      credits.map((c) => c.index),
+      credits.map((c) => c.day),
+      credits.map((c) => c.channel),
+      credits.map((c) => c.source),
+      credits.map((c) => c.medium),
+      credits.map((c) => c.campaign),
+      credits.map((c) => c.landingPage),
+      credits.map((c) => c.platform),
+      credits.map((c) => c.linkCode),
+      credits.map((c) => c.weight),
+      credits.map((c) => c.newWeight),
+      credits.map((c) => c.valueMicros),
+      credits.map((c) => c.cogsMicros),
+    ],
+    client,
+  );
+}
+
+/** Applies a rollup delta to attribution_daily (sorted keys: concurrent workers lock rows in one order). */
+export async function applyAttributionDelta(
+  q: Q,
+  client: PoolClient,
+  storeId: string,
+  delta: Map<string, RollupDelta>,
+): Promise<void> {
+  const entries = [...delta]
+    .filter(([, d]) => d.weight || d.newWeight || d.valueMicros || d.cogsMicros)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  if (entries.length === 0) return;
+  const parts = entries.map(([k]) => k.split('\u0000'));
+  const col = (i: number) => parts.map((p) => p[i]);
+  const args = [
+    storeId,
+    col(0),
+    col(1),
+    col(2),
+    col(3),
+    col(4),
+    col(5),
+    col(6),
+    col(7),
+    col(8),
+    entries.map(([, d]) => d.weight),
+    entries.map(([, d]) => d.newWeight),
+    entries.map(([, d]) => d.valueMicros),
+    entries.map(([, d]) => d.cogsMicros),
+  ];
+  const input = `unnest($2::date[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+                        $11::bigint[], $12::bigint[], $13::bigint[], $14::bigint[])
+    as t(day, goal, model, channel, source, medium, campaign, landing_page, platform, weight, new_weight, value_micros, cogs_micros)`;
+  await q(
+    'views.attribution_upsert',
+    `insert into attribution_daily as a (store_id, day, goal, model, channel, source, medium, campaign, landing_page, platform,
+                                         weight, new_weight, value_micros, cogs_micros)
+     select $1, * from ${input}
+     on conflict (store_id, goal, model, day, channel, source, medium, campaign, landing_page, platform) do update set
+       weight = a.weight + excluded.weight, new_weight = a.new_weight + excluded.new_weight,
+       value_micros = a.value_micros + excluded.value_micros, cogs_micros = a.cogs_micros + excluded.cogs_micros`,
+    args,
+    client,
+  );
+  // A group whose credits were all retracted is removed, as a recomputation would not have it.
+  await q(
+    'views.attribution_prune',
+    `delete from attribution_daily a using ${input}
+     where a.store_id = $1 and a.goal = t.goal and a.model = t.model and a.day = t.day and a.channel = t.channel
+       and a.source = t.source and a.medium = t.medium and a.campaign = t.campaign and a.landing_page = t.landing_page
+       and a.platform = t.platform
+       and a.weight = 0 and a.new_weight = 0 and a.value_micros = 0 and a.cogs_micros = 0`,
+    args,
+    client,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Ad spend rollup
+// ---------------------------------------------------------------------------------------------------------
+
+export interface SpendDelta {
+  spendMicros: number;
+  impressions: number;
+  clicks: number;
+  convValueMicros: number;
+}
+
+export const spendKey = (
+  f: Pick<AdSpendFact, 'day' | 'platform' | 'channel' | 'source' | 'medium' | 'campaign'>,
+): string => [f.day, f.platform, f.channel, f.source, f.medium, f.campaign].join('\u0000');
+
+export function accumulateSpend(into: Map<string, SpendDelta>, f: AdSpendFact, sign: 1 | -1): void {
+  const k = spendKey(f);
+  const d = into.get(k) ?? { spendMicros: 0, impressions: 0, clicks: 0, convValueMicros: 0 };
+  d.spendMicros += sign * f.spendMicros;
+  d.impressions += sign * f.impressions;
+  d.clicks += sign * f.clicks;
+  d.convValueMicros += sign * f.convValueMicros;
+  into.set(k, d);
+}
+
+export async function applySpendDelta(
+  q: Q,
+  client: PoolClient,
+  storeId: string,
+  delta: Map<string, SpendDelta>,
+): Promise<void> {
+  const entries = [...delta]
+    .filter(([, d]) => d.spendMicros || d.impressions || d.clicks || d.convValueMicros)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  if (entries.length === 0) return;
+  const parts = entries.map(([k]) => k.split('\u0000'));
+  const col = (i: number) => parts.map((p) => p[i]);
+  const args = [
+    storeId,
+    col(0),
+    col(1),
+    col(2),
+    col(3),
+    col(4),
+    col(5),
+    entries.map(([, d]) => d.spendMicros),
+    entries.map(([, d]) => d.impressions),
+    entries.map(([, d]) => d.clicks),
+    entries.map(([, d]) => d.convValueMicros),
+  ];
+  const input = `unnest($2::date[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[])
+    as t(day, platform, channel, source, medium, campaign, spend_micros, impressions, clicks, conv_value_micros)`;
+  await q(
+    'views.spend_upsert',
+    `insert into ad_spend_daily as a (store_id, day, platform, channel, source, medium, campaign, spend_micros, impressions, clicks, conv_value_micros)
+     select $1, * from ${input}
+     on conflict (store_id, day, platform, channel, source, medium, campaign) do update set
+       spend_micros = a.spend_micros + excluded.spend_micros, impressions = a.impressions + excluded.impressions,
+       clicks = a.clicks + excluded.clicks, conv_value_micros = a.conv_value_micros + excluded.conv_value_micros`,
+    args,
+    client,
+  );
+  await q(
+    'views.spend_prune',
+    `delete from ad_spend_daily a using ${input}
+     where a.store_id = $1 and a.day = t.day and a.platform = t.platform and a.channel = t.channel and a.source = t.source
+       and a.medium = t.medium and a.campaign = t.campaign
+       and a.spend_micros = 0 and a.impressions = 0 and a.clicks = 0 and a.conv_value_micros = 0`,
+    args,
+    client,
+  );
+}
