@@ -21,14 +21,15 @@ export type Queryable = Pool | PoolClient;
 export interface Db {
   pool: Pool;
   service: string;
-  query<R extends QueryResultRow = QueryResultRow>(
+  /** A tagged, timed query; safe to pass around unbound. */
+  query: <R extends QueryResultRow = QueryResultRow>(
     tag: string,
     sql: string,
     params?: unknown[],
     on?: Queryable,
-  ): Promise<R[]>;
-  transaction<T>(tag: string, fn: (client: PoolClient) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
+  ) => Promise<R[]>;
+  transaction: <T>(tag: string, fn: (client: PoolClient) => Promise<T>) => Promise<T>;
+  close: () => Promise<void>;
 }
 
 export function createDb(opts: DbOptions): Db {
