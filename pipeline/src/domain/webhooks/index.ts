@@ -1,0 +1,19 @@
+/** Identity-event webhook payloads (DESIGN D11): pure builders, the mapping from storefront events, ids. */
+export { buildIdentityPayload, identityEventFor, IDENTITY_EVENT_SOURCES } from './build-payloads';
+export { buildCheckoutStarted, discountCodes, totalDiscounts, webhookLineItem } from './checkout-started';
+export {
+  buildActiveOnSite,
+  buildAddedToCart,
+  buildCollectionView,
+  buildSubscribe,
+  buildViewedProduct,
+} from './site-events';
+export {
+  CHECKOUT_STARTED_SPEC_PATHS,
+  hasSpecType,
+  specPathViolations,
+  type SpecPath,
+  type SpecType,
+} from './spec-paths';
+export { WEBHOOK_SERVICE, type WebhookContext, type WebhookPerson } from './webhook-context';
+export { fnv1a128Hex, webhookId } from './webhook-id';
