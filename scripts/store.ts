@@ -117,6 +117,47 @@ export function buildStoreCli(): Command {
       });
     });
 
+  const rates = program.command('rates').description('Conversion rates to the store currency (DESIGN D6)');
+  rates
+    .command('set')
+    .description(
+      'Set the rate of a currency: 1 unit of it = <rate> units of the store currency (applies to facts processed from now on)',
+    )
+    .requiredOption('--store <id>', 'store id')
+    .requiredOption('--currency <iso>', 'ISO 4217 code, e.g. EUR', parseCurrency)
+    .requiredOption('--rate <rate>', 'positive decimal', (v: string) => {
+      const n = Number(v);
+      if (!(n > 0) || !Number.isFinite(n)) throw new InvalidArgumentError('must be a positive number');
+      return v;
+    })
+    .action(async (opts: { store: string; currency: string; rate: string }) => {
+      await withDb(async (db) => {
+        await requireStore(db, opts.store);
+        await db.query(
+          'rates.set',
+          `insert into currency_rates (store_id, currency, rate) values ($1, $2, $3)
+           on conflict (store_id, currency) do update set rate = excluded.rate, updated_at = now()`,
+          [opts.store, opts.currency, opts.rate],
+        );
+        print({ store_id: opts.store, currency: opts.currency, rate: Number(opts.rate) });
+      });
+    });
+  rates
+    .command('list')
+    .description('List the conversion rates of a store')
+    .requiredOption('--store <id>', 'store id')
+    .action(async (opts: { store: string }) => {
+      await withDb(async (db) => {
+        await requireStore(db, opts.store);
+        const rows = await db.query<{ currency: string; rate: string; updated_at: Date }>(
+          'rates.list',
+          'select currency, rate, updated_at from currency_rates where store_id = $1 order by currency',
+          [opts.store],
+        );
+        print(rows.map((r) => ({ currency: r.currency, rate: Number(r.rate), updated_at: r.updated_at })));
+      });
+    });
+
   return program;
 }
 

@@ -7,7 +7,9 @@ import type { Db } from '../../infra/runtime/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { reconcileStore } from '../../pipeline/src/adapters/reconcile';
-import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore } from '../support/harness';
+import request from 'supertest';
+import { sampleProduct } from '../../contracts/src/validation/samples';
+import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
 import {
   addToCart,
   checkoutCompleted,
@@ -44,6 +46,7 @@ async function newStore(opts: { lookbackDays?: number; timezone?: string } = {})
     send: (...events: Parameters<typeof send>[4]) => send(api.url, shop.credentials.ingest_key, db, id, events),
     pushOrder: (o: Parameters<typeof pushOrder>[4]) => pushOrder(api.url, shop.credentials.ingest_key, db, id, o),
     rollup: (goal: string, model: string) => rollup(db, id, goal, model),
+    ingestKey: shop.credentials.ingest_key,
     expectNoDrift: async () => {
       const r = await reconcileStore(db, id);
       expect(r.drift).toEqual([]);
@@ -286,6 +289,48 @@ describe('changes that move credit', () => {
         value: 64,
       }),
     ]);
+    await s.expectNoDrift();
+  });
+});
+
+describe('currencies and cost of goods', () => {
+  it('converts other currencies with the store rate, keeping both amounts, and credits cost of goods', async () => {
+    // Store in USD, rate EUR -> USD 1.1. An add to cart of 20 EUR is 22 USD. The tee's unit cost is 7.50
+    // (a product push); quantity 1, so cost of goods 7.50, credited like the value.
+    const s = await newStore();
+    await db.query('test.rate', "insert into currency_rates (store_id, currency, rate) values ($1, 'EUR', 1.1)", [
+      s.id,
+    ]);
+    const tee = { ...sampleProduct(), updated_at: '2026-01-01T00:00:00Z' };
+    const res = await request(api.url)
+      .post('/v2-4-2/api/store/products')
+      .set('X-Ingest-Key', s.ingestKey)
+      .send([{ ...tee, variants: tee.variants.map((v) => ({ ...v, cost: '7.50' })) }]);
+    expect(res.status).toBe(200);
+    await waitFor(
+      () => db.query('test.cost', 'select 1 from variant_costs where store_id = $1', [s.id]).then((r) => r.length),
+      (n) => n > 0,
+    );
+    const cart = addToCart({ client: 'EU', at: '2026-01-10T10:00:00Z', url: GOOGLE }, 20);
+    cart.data.cartLine.cost.totalAmount.currencyCode = 'EUR';
+    await s.send(cart);
+    const [conv] = await db.query<{
+      value_micros: string;
+      value_orig: string;
+      currency_orig: string;
+      cogs_micros: string;
+    }>(
+      'test.conv',
+      "select value_micros, value_orig, currency_orig, cogs_micros from conversions where store_id = $1 and goal = 'add_to_cart'",
+      [s.id],
+    );
+    expect(conv).toEqual({ value_micros: '22000000', value_orig: '20', currency_orig: 'EUR', cogs_micros: '7500000' });
+    const [row] = await db.query<{ cogs_micros: string }>(
+      'test.cogs',
+      "select cogs_micros from attribution_daily where store_id = $1 and goal = 'add_to_cart' and model = 'last'",
+      [s.id],
+    );
+    expect(row!.cogs_micros).toBe('7500000');
     await s.expectNoDrift();
   });
 });

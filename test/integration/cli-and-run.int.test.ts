@@ -86,6 +86,24 @@ describe('store CLI', () => {
     expect(JSON.stringify(list)).not.toContain(rotated.api_key);
   });
 
+  it('sets and lists conversion rates', async () => {
+    const created = JSON.parse(
+      (await storeCli(['create', '--name', 'FX', '--timezone', 'UTC', '--currency', 'USD'])).stdout,
+    ) as Record<string, string>;
+    await storeCli(['rates', 'set', '--store', created.store_id!, '--currency', 'eur', '--rate', '1.0825']);
+    await storeCli(['rates', 'set', '--store', created.store_id!, '--currency', 'EUR', '--rate', '1.09']);
+    const list = JSON.parse((await storeCli(['rates', 'list', '--store', created.store_id!])).stdout) as Array<{
+      currency: string;
+      rate: number;
+    }>;
+    expect(list.map(({ currency, rate }) => ({ currency, rate }))).toEqual([{ currency: 'EUR', rate: 1.09 }]);
+    await expect(
+      storeCli(['rates', 'set', '--store', created.store_id!, '--currency', 'EUR', '--rate', '-1']),
+    ).rejects.toMatchObject({
+      stderr: expect.stringContaining('must be a positive number'),
+    });
+  });
+
   it('explains bad arguments and has --help on every command', async () => {
     await expect(
       storeCli(['create', '--name', 'x', '--timezone', 'Mars/Base', '--currency', 'USD']),
@@ -97,7 +115,7 @@ describe('store CLI', () => {
     ).rejects.toMatchObject({
       stderr: expect.stringContaining('must be one of 1, 7, 14, 30, 60, 90, 180'),
     });
-    for (const cmd of [[], ['create'], ['list'], ['rotate'], ['revoke']]) {
+    for (const cmd of [[], ['create'], ['list'], ['rotate'], ['revoke'], ['rates', 'set'], ['rates', 'list']]) {
       const { stdout } = await storeCli([...cmd, '--help']);
       expect(stdout).toMatch(/Usage: store/);
     }
