@@ -10,8 +10,15 @@ export interface Converted {
   rateMissing: boolean;
 }
 
+/** Micro-units per cent. */
+export const MICROS_PER_CENT = MONEY_SCALE / 100;
+
+/**
+ * Micro-units of an amount, rounded to whole cents: every stored amount and every credit is a whole number
+ * of cents, so report rows rounded to 2 decimals add up exactly to their total.
+ */
 export function toMicros(amount: number): number {
-  return Math.round(amount * MONEY_SCALE);
+  return Math.round(amount * 100) * MICROS_PER_CENT;
 }
 
 export function convertToStore(amount: number, currency: string, storeCurrency: string, rateOf: RateOf): Converted {

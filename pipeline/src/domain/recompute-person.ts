@@ -11,6 +11,7 @@ import { creditTouches } from './attribution-models';
 import type { EventFact, Line, OrderFact } from './facts';
 import { orderClientId } from './facts';
 import { selectTouches } from './lookback';
+import { MICROS_PER_CENT } from './money';
 import { byTimeThenId, ownHostsOf, type ResolveLink, type Session, sessionize } from './sessionize';
 import { deriveTouchpoint, DIRECT_CAMPAIGN, DIRECT_MEDIUM, DIRECT_SOURCE } from './touchpoint';
 
@@ -261,19 +262,21 @@ export function recomputePerson(facts: PersonFacts, rules: StoreRules): PersonVi
     const times = selection.syntheticDirect ? [d.at] : selection.touches.map((t) => t.start);
     const credits: Credit[] = [];
     for (const model of MODELS) {
-      for (const c of creditTouches(model, dims.length, {
+      // Money is apportioned in whole cents (see toMicros), weights in millionths of a conversion.
+      const amounts = {
         weight: WEIGHT_SCALE,
-        value: d.valueMicros,
-        cogs: cogsMicros,
-      })) {
+        value: Math.round(d.valueMicros / MICROS_PER_CENT),
+        cogs: Math.round(cogsMicros / MICROS_PER_CENT),
+      };
+      for (const c of creditTouches(model, dims.length, amounts)) {
         credits.push({
           ...dims[c.index]!,
           model,
           index: c.index,
           weight: c.weight,
           newWeight: isNew ? c.weight : 0,
-          valueMicros: c.value,
-          cogsMicros: c.cogs,
+          valueMicros: c.value * MICROS_PER_CENT,
+          cogsMicros: c.cogs * MICROS_PER_CENT,
         });
       }
     }

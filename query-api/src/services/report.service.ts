@@ -1,0 +1,269 @@
+/**
+ * Attribution reports (operations 1 and 2, DESIGN D8): the attribution rollup summed over
+ * [start_date, end_date) in the store's time zone, grouped by the requested dimensions plus platform, fully
+ * joined with ad spend on the shared dimensions, with the metric formulas of D8. The summary is computed
+ * from the same grouped rows, so it always equals the sum of every page.
+ */
+import {
+  DIMENSIONS,
+  type Dimension,
+  type Goal,
+  type Model,
+  MONEY_SCALE,
+  WEIGHT_SCALE,
+} from '../../../contracts/src/attribution';
+import { computeMetrics, roundMoney, roundTo } from '../../../contracts/src/metrics';
+import type {
+  AttributionListData,
+  AttributionRecord,
+  AttributionSummary,
+  GetListRequest,
+  GetListSumRequest,
+  OrderSpec,
+} from '../../../contracts/src/reports';
+import type { StoreRecord } from '../../../infra/runtime/store-registry';
+import type { AppContext } from '../app/context';
+import { badRequest } from '../app/errors';
+
+export const MAX_RANGE_DAYS = 366;
+
+/** Numeric columns a request may sort by (the fourteen numbers). */
+export const METRIC_COLUMNS = [
+  'conversions',
+  'new_lead_conversions',
+  'conversion_value',
+  'spend',
+  'clicks',
+  'ad_conversion_value',
+  'impressions',
+  'roas',
+  'ad_roas',
+  'cpa',
+  'cpm',
+  'cpc',
+  'net_profit',
+  'net_margin',
+] as const;
+
+/** Integer sums of one group, in stored units. */
+interface GroupSums {
+  dims: Record<Dimension, string>;
+  platform: string;
+  weight: number;
+  newWeight: number;
+  valueMicros: number;
+  cogsMicros: number;
+  spendMicros: number;
+  impressions: number;
+  clicks: number;
+  adValueMicros: number;
+}
+
+/** Validates a YYYY-MM-DD date and returns its UTC midnight (ms), or throws naming the field. */
+export function parseDay(field: string, value: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const t = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
+  if (!m || Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== value) {
+    throw badRequest(field, `must be a calendar date YYYY-MM-DD, got "${value}"`);
+  }
+  return t;
+}
+
+export function validateRange(start: string, end: string): void {
+  const s = parseDay('start_date', start);
+  const e = parseDay('end_date', end);
+  if (e <= s)
+    throw badRequest('end_date', 'must be after start_date (end_date is exclusive: pass the day after the last day)');
+  if ((e - s) / 86_400_000 > MAX_RANGE_DAYS)
+    throw badRequest('end_date', `must be at most ${MAX_RANGE_DAYS} days after start_date`);
+}
+
+function validateDimensions(dimensions: readonly string[]): Dimension[] {
+  if (dimensions.length < 1 || dimensions.length > 3) throw badRequest('dimensions', 'must have 1 to 3 entries');
+  for (const d of dimensions) {
+    if (!(DIMENSIONS as readonly string[]).includes(d))
+      throw badRequest('dimensions', `"${d}" is not one of ${DIMENSIONS.join(', ')}`);
+  }
+  if (new Set(dimensions).size !== dimensions.length) throw badRequest('dimensions', 'must not repeat a dimension');
+  return dimensions as Dimension[];
+}
+
+interface SortKey {
+  column: string;
+  desc: boolean;
+}
+
+function validateOrders(orders: readonly OrderSpec[] | undefined, dims: readonly Dimension[]): SortKey[] {
+  const allowed = new Set<string>([...METRIC_COLUMNS, ...dims, 'platform']);
+  return (orders ?? []).map((o, i) => {
+    if (!allowed.has(o.column)) {
+      throw badRequest(
+        `orders[${i}].column`,
+        `"${o.column}" is not sortable here; use one of ${[...allowed].join(', ')}`,
+      );
+    }
+    const dir = o.order.toLowerCase();
+    if (dir !== 'asc' && dir !== 'desc')
+      throw badRequest(`orders[${i}].order`, `must be asc or desc, got "${o.order}"`);
+    return { column: o.column, desc: dir === 'desc' };
+  });
+}
+
+function toRecord(g: GroupSums, dims: readonly Dimension[]): AttributionRecord {
+  const conversions = g.weight / WEIGHT_SCALE;
+  const conversionValue = g.valueMicros / MONEY_SCALE;
+  const spend = g.spendMicros / MONEY_SCALE;
+  const adValue = g.adValueMicros / MONEY_SCALE;
+  const metrics = computeMetrics({
+    conversions,
+    conversion_value: conversionValue,
+    spend,
+    impressions: g.impressions,
+    clicks: g.clicks,
+    ad_conversion_value: adValue,
+    cost_of_goods: g.cogsMicros / MONEY_SCALE,
+  });
+  const dim = (d: Dimension): string => (dims.includes(d) ? g.dims[d] : '');
+  return {
+    campaign: dim('campaign'),
+    channel: dim('channel'),
+    source: dim('source'),
+    platform: g.platform,
+    medium: dim('medium'),
+    landing_page: dim('landing_page'),
+    conversions: roundTo(conversions, 6),
+    new_lead_conversions: roundTo(g.newWeight / WEIGHT_SCALE, 6),
+    conversion_value: roundMoney(conversionValue),
+    spend: roundMoney(spend),
+    clicks: g.clicks,
+    ad_conversion_value: roundMoney(adValue),
+    impressions: g.impressions,
+    ...metrics,
+  };
+}
+
+function compareRecords(
+  a: AttributionRecord,
+  b: AttributionRecord,
+  keys: readonly SortKey[],
+  dims: readonly Dimension[],
+): number {
+  for (const k of keys) {
+    const x = a[k.column as keyof AttributionRecord];
+    const y = b[k.column as keyof AttributionRecord];
+    const c =
+      typeof x === 'number' && typeof y === 'number'
+        ? x - y
+        : String(x) < String(y)
+          ? -1
+          : String(x) > String(y)
+            ? 1
+            : 0;
+    if (c !== 0) return k.desc ? -c : c;
+  }
+  // Ties: the dimensions ascending, then platform, so paging is stable.
+  for (const d of [...dims, 'platform' as const]) {
+    const x = a[d];
+    const y = b[d];
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+export class ReportService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** Grouped sums for the filters: attribution rows fully joined with spend on the shared dimensions. */
+  private async groups(
+    store: StoreRecord,
+    req: GetListSumRequest,
+  ): Promise<{ dims: Dimension[]; groups: GroupSums[] }> {
+    validateRange(req.start_date, req.end_date);
+    const dims = validateDimensions(req.dimensions);
+    const cols = [...dims, 'platform'];
+    // Spend has no landing page: with landing_page requested, spend rows carry landing_page "".
+    const spendCols = cols.map((c) => (c === 'landing_page' ? `''::text as landing_page` : c));
+    const spendGroup = cols.filter((c) => c !== 'landing_page');
+    const rows = await this.ctx.db.query<Record<string, string>>(
+      'report.groups',
+      `with a as (
+         select ${cols.join(', ')}, sum(weight) as weight, sum(new_weight) as new_weight, sum(value_micros) as value_micros,
+                sum(cogs_micros) as cogs_micros
+         from attribution_daily
+         where store_id = $1 and goal = $2 and model = $3 and day >= $4::date and day < $5::date
+         group by ${cols.join(', ')}
+       ), s as (
+         select ${spendCols.join(', ')}, sum(spend_micros) as spend_micros, sum(impressions) as impressions, sum(clicks) as clicks,
+                sum(conv_value_micros) as ad_value_micros
+         from ad_spend_daily
+         where store_id = $1 and day >= $4::date and day < $5::date
+         group by ${spendGroup.join(', ')}
+       )
+       select ${cols.map((c) => `coalesce(a.${c}, s.${c}) as ${c}`).join(', ')},
+              coalesce(a.weight, 0) as weight, coalesce(a.new_weight, 0) as new_weight, coalesce(a.value_micros, 0) as value_micros,
+              coalesce(a.cogs_micros, 0) as cogs_micros, coalesce(s.spend_micros, 0) as spend_micros,
+              coalesce(s.impressions, 0) as impressions, coalesce(s.clicks, 0) as clicks, coalesce(s.ad_value_micros, 0) as ad_value_micros
+       from a full join s using (${cols.join(', ')})`,
+      [store.store_id, req.goal, req.model, req.start_date, req.end_date],
+    );
+    const groups = rows.map((r): GroupSums => ({
+      dims: Object.fromEntries(DIMENSIONS.map((d) => [d, r[d] ?? ''])) as Record<Dimension, string>,
+      platform: r.platform ?? '',
+      weight: Number(r.weight),
+      newWeight: Number(r.new_weight),
+      valueMicros: Number(r.value_micros),
+      cogsMicros: Number(r.cogs_micros),
+      spendMicros: Number(r.spend_micros),
+      impressions: Number(r.impressions),
+      clicks: Number(r.clicks),
+      adValueMicros: Number(r.ad_value_micros),
+    }));
+    return { dims, groups };
+  }
+
+  async list(store: StoreRecord, req: GetListRequest): Promise<AttributionListData> {
+    const dims = validateDimensions(req.dimensions);
+    const keys = validateOrders(req.orders, dims);
+    const { groups } = await this.groups(store, req);
+    const records = groups.map((g) => toRecord(g, dims));
+    records.sort((a, b) => compareRecords(a, b, keys.length ? keys : [{ column: 'conversions', desc: true }], dims));
+    const from = (req.page - 1) * req.page_size;
+    return { total: records.length, page_size: req.page_size, records: records.slice(from, from + req.page_size) };
+  }
+
+  async sum(store: StoreRecord, req: GetListSumRequest): Promise<AttributionSummary> {
+    const { dims, groups } = await this.groups(store, req);
+    const total: GroupSums = {
+      dims: Object.fromEntries(DIMENSIONS.map((d) => [d, ''])) as Record<Dimension, string>,
+      platform: '',
+      weight: 0,
+      newWeight: 0,
+      valueMicros: 0,
+      cogsMicros: 0,
+      spendMicros: 0,
+      impressions: 0,
+      clicks: 0,
+      adValueMicros: 0,
+    };
+    for (const g of groups) {
+      total.weight += g.weight;
+      total.newWeight += g.newWeight;
+      total.valueMicros += g.valueMicros;
+      total.cogsMicros += g.cogsMicros;
+      total.spendMicros += g.spendMicros;
+      total.impressions += g.impressions;
+      total.clicks += g.clicks;
+      total.adValueMicros += g.adValueMicros;
+    }
+    const {
+      campaign: _c,
+      channel: _ch,
+      source: _s,
+      platform: _p,
+      medium: _m,
+      landing_page: _l,
+      ...summary
+    } = toRecord(total, dims);
+    return summary;
+  }
+}
