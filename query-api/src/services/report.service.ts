@@ -4,14 +4,7 @@
  * joined with ad spend on the shared dimensions, with the metric formulas of D8. The summary is computed
  * from the same grouped rows, so it always equals the sum of every page.
  */
-import {
-  DIMENSIONS,
-  type Dimension,
-  type Goal,
-  type Model,
-  MONEY_SCALE,
-  WEIGHT_SCALE,
-} from '../../../contracts/src/attribution';
+import { DIMENSIONS, type Dimension, MONEY_SCALE, WEIGHT_SCALE } from '../../../contracts/src/attribution';
 import { computeMetrics, roundMoney, roundTo } from '../../../contracts/src/metrics';
 import type {
   AttributionListData,
