@@ -1,8 +1,8 @@
 /**
  * tsoa authentication (DESIGN D2, D9): resolves the caller's store from its credential and applies the
  * per-key rate limit named by the route's scope. Every service call is then scoped to that store.
- *   @Security('api_key', ['report'])   header ApiKey, 5 requests/s   (operations 1, 2, 5)
- *   @Security('api_key', ['journey'])  header ApiKey, 20 requests/s  (operations 3, 4)
+ *   @Security('api_key', ['report'])   header ApiKey, 5 requests/s per operation   (operations 1, 2, 5)
+ *   @Security('api_key', ['journey'])  header ApiKey, 20 requests/s per operation  (operations 3, 4)
  *   @Security('ingest_key')            header X-Ingest-Key
  *   @Security('access_token')          header Authorization: Bearer <token>
  */
@@ -44,6 +44,7 @@ export async function authenticate(
   secret: string,
   field: string,
   rateClass: string | undefined,
+  operation = '',
 ): Promise<Principal> {
   if (!secret) throw new ApiError(401, `${field}: header is missing`);
   const store = await findStoreByCredential(ctx.db, kind, secret);
@@ -51,7 +52,7 @@ export async function authenticate(
   const keyId = digestCredential(secret).subarray(0, 12).toString('hex');
   const perSecond = rateClass ? RATE_CLASSES[rateClass] : undefined;
   if (perSecond !== undefined) {
-    const decision = ctx.rateLimiter.take(`${keyId}:${rateClass}`, perSecond);
+    const decision = ctx.rateLimiter.take(`${keyId}:${rateClass}:${operation}`, perSecond);
     if (!decision.allowed) {
       throw new ApiError(429, `${field}: rate limit of ${perSecond} requests per second exceeded`, {
         'Retry-After': String(decision.retryAfterS),
@@ -68,5 +69,6 @@ export async function expressAuthentication(
 ): Promise<Principal> {
   const ctx = request.app.locals.ctx as AppContext;
   const { kind, secret, field } = credentialOf(request, securityName);
-  return authenticate(ctx, kind, secret, field, scopes?.[0]);
+  // Limits apply per key and per operation (the route), as the spec's Limits table lists them.
+  return authenticate(ctx, kind, secret, field, scopes?.[0], `${request.method} ${request.path}`);
 }
