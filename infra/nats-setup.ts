@@ -57,6 +57,14 @@ async function upsertConsumer(jsm: JetStreamManager, stream: string, cfg: Consum
   }
 }
 
+/** The webhook delivery stream and its shared consumer (DESIGN D11). */
+export function webhookStreamConfig(opts: NatsSetupOptions): { stream: StreamConfig; consumer: ConsumerConfig } {
+  const stream = readJson('stream.webhooks.json') as unknown as StreamConfig;
+  const consumer = readJson('consumer.webhooks.json') as unknown as ConsumerConfig;
+  if (opts.ackWaitMs !== undefined) consumer.ack_wait = opts.ackWaitMs * 1_000_000;
+  return { stream: { ...stream, num_replicas: opts.replicas ?? stream.num_replicas }, consumer };
+}
+
 export async function setupNats(nc: NatsConnection, opts: NatsSetupOptions): Promise<void> {
   const jsm = await jetstreamManager(nc);
   const stream = streamConfig(opts);
@@ -64,4 +72,7 @@ export async function setupNats(nc: NatsConnection, opts: NatsSetupOptions): Pro
   for (let p = 0; p < opts.partitions; p++) {
     await upsertConsumer(jsm, stream.name, pipelineConsumerConfig(p, opts.ackWaitMs));
   }
+  const webhooks = webhookStreamConfig(opts);
+  await upsertStream(jsm, webhooks.stream);
+  await upsertConsumer(jsm, webhooks.stream.name, webhooks.consumer);
 }

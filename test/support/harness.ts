@@ -9,7 +9,7 @@ import { loadApiConfig } from '../../query-api/src/app/config';
 import { startApi, type RunningApi } from '../../query-api/src/app/api';
 import { loadPipelineConfig } from '../../pipeline/src/app/config';
 import { startPipeline, type PipelineDeps, type RunningPipeline } from '../../pipeline/src/app/daemon';
-import { createViewMaintainer } from '../../pipeline/src/adapters/pg-view-maintainer';
+import { standardMaintainer } from '../../pipeline/src/app/standard-maintainer';
 import { TEST_PARTITIONS, testEnv } from './env';
 
 export function testDb(service = 'test'): Db {
@@ -57,7 +57,7 @@ export async function startTestPipeline(
   const config = loadPipelineConfig(baseEnv({ PIPELINE_FLUSH_MS: '20', ...extra }));
   return startPipeline(config, silentLogger(), {
     withoutHealthServer: true,
-    maintainViews: (db) => createViewMaintainer(silentLogger())(db),
+    maintainViews: standardMaintainer(silentLogger()),
     ...deps,
   });
 }

@@ -18,8 +18,10 @@ import {
   toVariantCosts,
   type VariantCost,
 } from '../domain/facts';
-import { recomputePerson, type StoreRules } from '../domain/recompute-person';
+import { type PersonFacts, type PersonView, recomputePerson, type StoreRules } from '../domain/recompute-person';
+import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { MaintainViews, NewFacts } from './pg-batch-writer';
+import type { WebhookCandidate, WebhookEnqueuer } from './webhook-enqueuer';
 import type { StoreSettings } from './pg-fact-store';
 import {
   accumulateSpend,
@@ -34,6 +36,8 @@ import {
 type Q = Db['query'];
 
 export interface MaintainerHooks {
+  /** Queues identity-event webhook deliveries of the batch's new events (before the commit). */
+  enqueueWebhooks?: WebhookEnqueuer;
   /** A conversion rate was missing and 1:1 was assumed. */
   onMissingRate?: (storeId: string, currency: string) => void;
   /** Figures of one store's maintenance step. */
@@ -48,6 +52,8 @@ export interface MaintainerHooks {
 interface StoreBatch {
   store: StoreSettings;
   rateOf: (currency: string) => number | undefined;
+  /** The new events as received (for webhook payloads). */
+  raw: StorefrontEvent[];
   events: EventFact[];
   orders: OrderFact[];
   costs: VariantCost[];
@@ -63,6 +69,7 @@ function splitByStore(facts: NewFacts, hooks: MaintainerHooks): StoreBatch[] {
       b = {
         store: facts.stores.get(storeId)!,
         rateOf: (c) => rates?.get(c),
+        raw: [],
         events: [],
         orders: [],
         costs: [],
@@ -76,6 +83,7 @@ function splitByStore(facts: NewFacts, hooks: MaintainerHooks): StoreBatch[] {
     const b = get(e.storeId);
     const d = toEventFact(e.event, b.store.currency, b.rateOf);
     for (const c of d.missingRates) hooks.onMissingRate?.(e.storeId, c);
+    b.raw.push(e.event);
     b.events.push(d.fact);
   }
   for (const o of facts.pushes.orders) {
@@ -321,6 +329,35 @@ async function updateIdentity(
   }
 }
 
+/** The session context of each new event, from the recomputed views, for the webhook payloads. */
+function webhookCandidates(raw: StorefrontEvent[], facts: PersonFacts[], views: PersonView[]): WebhookCandidate[] {
+  const personOf = new Map<string, string>();
+  const factById = new Map<string, EventFact>();
+  for (const f of facts) {
+    for (const c of f.clientIds) personOf.set(c, f.personId);
+    for (const e of f.events) factById.set(e.eventId, e);
+  }
+  const sessionsOf = new Map<string, PersonView['sessions']>();
+  for (const v of views)
+    for (const s of v.sessions) sessionsOf.set(s.clientId, [...(sessionsOf.get(s.clientId) ?? []), s]);
+  return raw.flatMap((event) => {
+    const personId = personOf.get(event.clientId);
+    if (!personId) return [];
+    const at = Date.parse(event.timestamp);
+    const session = (sessionsOf.get(event.clientId) ?? []).filter((s) => s.startedAt <= at).at(-1);
+    const landing = session ? factById.get(session.landingEventId) : undefined;
+    return [
+      {
+        event,
+        personId,
+        isSessionLanding: session?.landingEventId === event.id,
+        landingSite: landing?.pageUrl ?? '',
+        referringSite: landing?.referrer ?? '',
+      },
+    ];
+  });
+}
+
 export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}): (db: Db) => MaintainViews {
   return (db: Db) => {
     const q: Q = db.query;
@@ -366,6 +403,14 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
         );
         const conv = await writeConversions(q, client, storeId, [...personIds, ...mergedAway], views);
         await applyAttributionDelta(q, client, storeId, conv.delta);
+        if (hooks.enqueueWebhooks && batch.raw.length) {
+          await hooks.enqueueWebhooks(
+            client,
+            storeId,
+            batch.store.currency,
+            webhookCandidates(batch.raw, loaded.facts, views),
+          );
+        }
         hooks.onApplied?.({
           storeId,
           persons: personIds.length,

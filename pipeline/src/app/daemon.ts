@@ -5,7 +5,7 @@
 import type { Server } from 'node:http';
 import type { Subscription } from 'rxjs';
 import { connect } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { consumerName, EVENTS_STREAM } from '../../../contracts/src/subjects';
 import { createDb, type Db } from '../../../infra/runtime/db';
@@ -30,7 +30,7 @@ export interface RunningPipeline {
 }
 
 export interface PipelineDeps {
-  maintainViews?: (db: Db, metrics: PipelineMetrics) => MaintainViews;
+  maintainViews?: (db: Db, metrics: PipelineMetrics, js: JetStreamClient) => MaintainViews;
   /** Skip the HTTP health server (tests that run several pipelines). */
   withoutHealthServer?: boolean;
 }
@@ -59,7 +59,7 @@ export async function startPipeline(
   for (const p of config.partitions) await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
 
   const writer = withFaultInjection(
-    createBatchWriter(db, deps.maintainViews?.(db, metrics)),
+    createBatchWriter(db, deps.maintainViews?.(db, metrics, js)),
     config.faultKillAfterCommits,
   );
   const source = consumePartitions(js, config.partitions, config.pullMax);

@@ -6,7 +6,7 @@ import { ConfigError } from '../../../infra/runtime/env';
 import { createLogger } from '../../../infra/runtime/logger';
 import { loadPipelineConfig } from './config';
 import { startPipeline } from './daemon';
-import { createViewMaintainer } from '../adapters/pg-view-maintainer';
+import { standardMaintainer } from './standard-maintainer';
 
 async function main(): Promise<void> {
   let config;
@@ -20,12 +20,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger('pipeline', config.logLevel);
-  const pipeline = await startPipeline(config, logger, {
-    maintainViews: (db, metrics) =>
-      createViewMaintainer(logger, {
-        onMissingRate: () => metrics.dataQuality.inc({ issue: 'missing_rate' }),
-      })(db),
-  });
+  const pipeline = await startPipeline(config, logger, { maintainViews: standardMaintainer(logger) });
   logger.info({ partitions: config.partitions, healthPort: config.healthPort }, 'pipeline started');
 
   let signals = 0;

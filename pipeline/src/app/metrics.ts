@@ -58,6 +58,11 @@ export function createPipelineMetrics() {
       labelNames: ['issue'] as const,
       registers: [registry],
     }),
+    webhooksQueued: new Counter({
+      name: 'pipeline_webhooks_queued_total',
+      help: 'Identity-event webhook deliveries queued on the WEBHOOKS stream',
+      registers: [registry],
+    }),
     dbQuery: new Histogram({
       name: 'pipeline_db_query_duration_seconds',
       help: 'PostgreSQL query time by tag',

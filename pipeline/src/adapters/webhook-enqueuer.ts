@@ -1,0 +1,175 @@
+/**
+ * Queues identity-event webhook deliveries (DESIGN D11) in the flow that processes the events: for each
+ * new event that maps to one of the six identity events, whose person has an email, one delivery per
+ * enabled destination subscribed to it, published to the WEBHOOKS stream with the stable webhook-id as
+ * Nats-Msg-Id. It runs inside the batch transaction and before its commit, so a batch that is retried or
+ * redelivered publishes the same ids again (dropped by the stream's duplicate window), and a committed
+ * batch has always queued its deliveries.
+ */
+import type { PoolClient } from 'pg';
+import type { Checkout, StorefrontEvent } from '../../../contracts/src/events';
+import type { ShopProduct } from '../../../contracts/src/pushes';
+import { webhookSubject, type WebhookDelivery } from '../../../contracts/src/webhook-delivery';
+import type { IdentityEventName } from '../../../contracts/src/webhooks';
+import type { Db } from '../../../infra/runtime/db';
+import { buildIdentityPayload, identityEventFor, webhookId, type WebhookPerson } from '../domain/webhooks';
+import { parseLandingUrl } from '../domain/url-params';
+
+type Q = Db['query'];
+
+/** A new event with what the batch knows of its session and person. */
+export interface WebhookCandidate {
+  event: StorefrontEvent;
+  personId: string;
+  isSessionLanding: boolean;
+  landingSite: string;
+  referringSite: string;
+}
+
+export type PublishDelivery = (subject: string, delivery: WebhookDelivery) => Promise<void>;
+
+interface Destination {
+  destination_id: string;
+  events: string[];
+}
+
+const EMPTY_PERSON: WebhookPerson = {
+  email: '',
+  phone: '',
+  firstName: '',
+  lastName: '',
+  location: { address1: '', address2: '', city: '', country: '', region: '', zip: '' },
+};
+
+/** What the store knows of each person: an email from identity, names and address from the latest checkout. */
+async function loadProfiles(
+  q: Q,
+  client: PoolClient,
+  storeId: string,
+  personIds: string[],
+): Promise<Map<string, WebhookPerson>> {
+  const rows = await q<{
+    person_id: string;
+    email: string | null;
+    checkout: StorefrontEvent | null;
+    lead: StorefrontEvent | null;
+  }>(
+    'webhooks.profiles',
+    `select p.person_id,
+       (select min(substr(l.key, 3)) from identity_links l join clients c on c.store_id = l.store_id and c.client_id = l.client_id
+         where l.store_id = $1 and c.person_id = p.person_id and l.key like 'e:%') as email,
+       (select r.payload from raw_events r join clients c on c.store_id = r.store_id and c.client_id = r.client_id
+         where r.store_id = $1 and c.person_id = p.person_id and r.name like 'checkout%'
+         order by r.occurred_at desc limit 1) as checkout,
+       (select r.payload from raw_events r join clients c on c.store_id = r.store_id and c.client_id = r.client_id
+         where r.store_id = $1 and c.person_id = p.person_id and r.name = 'lead_form_submitted'
+         order by r.occurred_at desc limit 1) as lead
+     from unnest($2::text[]) as p(person_id)`,
+    [storeId, personIds],
+    client,
+  );
+  const out = new Map<string, WebhookPerson>();
+  for (const r of rows) {
+    const checkout =
+      r.checkout && 'checkout' in r.checkout.data ? (r.checkout.data as { checkout: Checkout }).checkout : null;
+    const lead = r.lead?.name === 'lead_form_submitted' ? r.lead.data.lead : null;
+    const address = checkout?.shippingAddress ?? checkout?.billingAddress ?? null;
+    out.set(r.person_id, {
+      email: r.email ?? '',
+      phone: checkout?.phone ?? address?.phone ?? lead?.phone ?? '',
+      firstName: address?.firstName ?? lead?.firstName ?? '',
+      lastName: address?.lastName ?? lead?.lastName ?? '',
+      location: {
+        address1: address?.address1 ?? '',
+        address2: address?.address2 ?? '',
+        city: address?.city ?? '',
+        country: address?.country ?? '',
+        region: address?.province ?? '',
+        zip: address?.zip ?? '',
+      },
+    });
+  }
+  return out;
+}
+
+function productIdsOf(e: StorefrontEvent): string[] {
+  switch (e.name) {
+    case 'checkout_started':
+      return e.data.checkout.lineItems.map((li) => li.variant.product.id);
+    case 'product_viewed':
+      return [e.data.productVariant.product.id];
+    case 'product_added_to_cart':
+      return [e.data.cartLine.merchandise.product.id];
+    default:
+      return [];
+  }
+}
+
+export function createWebhookEnqueuer(q: Q, publish: PublishDelivery, now: () => number = Date.now) {
+  return async function enqueue(
+    client: PoolClient,
+    storeId: string,
+    currency: string,
+    candidates: WebhookCandidate[],
+  ): Promise<number> {
+    if (candidates.length === 0) return 0;
+    const destinations = await q<Destination>(
+      'webhooks.destinations',
+      'select destination_id, events from webhook_destinations where store_id = $1 and enabled',
+      [storeId],
+      client,
+    );
+    if (destinations.length === 0) return 0;
+    const wanted = candidates
+      .map((c) => ({ c, name: identityEventFor(c.event, c.isSessionLanding) }))
+      .filter((x): x is { c: WebhookCandidate; name: IdentityEventName } => x.name !== null)
+      .map((x) => ({ ...x, to: destinations.filter((d) => d.events.includes(x.name)) }))
+      .filter((x) => x.to.length > 0);
+    if (wanted.length === 0) return 0;
+
+    const profiles = await loadProfiles(q, client, storeId, [...new Set(wanted.map((w) => w.c.personId))]);
+    const productIds = [...new Set(wanted.flatMap((w) => productIdsOf(w.c.event)))];
+    const products = productIds.length
+      ? await q<{ product_id: string; payload: ShopProduct }>(
+          'webhooks.products',
+          'select product_id, payload from shop_products where store_id = $1 and product_id = any($2::text[])',
+          [storeId, productIds],
+          client,
+        )
+      : [];
+    const productById = new Map(products.map((p) => [p.product_id, p.payload]));
+
+    let queued = 0;
+    for (const { c, name, to } of wanted) {
+      const page = parseLandingUrl(c.event.context.document.location.href);
+      const payload = buildIdentityPayload(name, c.event, {
+        storeCurrency: currency,
+        profile: profiles.get(c.personId) ?? EMPTY_PERSON,
+        landingSite: c.landingSite,
+        referringSite: c.referringSite,
+        shopUrl: page ? `https://${page.host}` : '',
+        productOf: (id) => productById.get(id),
+        collectionsOf: () => [],
+      });
+      // Events of persons without an email send nothing (DESIGN D11).
+      if (!payload.attributes.profile.data.attributes.email) continue;
+      const body = JSON.stringify(payload);
+      for (const d of to) {
+        const id = webhookId(storeId, d.destination_id, c.event.id, name);
+        await publish(webhookSubject(storeId, d.destination_id), {
+          webhookId: id,
+          storeId,
+          destinationId: d.destination_id,
+          name,
+          eventId: c.event.id,
+          body,
+          enqueuedAt: now(),
+        });
+        queued++;
+      }
+    }
+    return queued;
+  };
+}
+
+export type WebhookEnqueuer = ReturnType<typeof createWebhookEnqueuer>;

@@ -1,0 +1,16 @@
+/** The view maintenance the daemon runs: views, data-quality metrics, identity-event webhook queueing. */
+import type { Logger } from '../../../infra/runtime/logger';
+import { createViewMaintainer } from '../adapters/pg-view-maintainer';
+import { createWebhookEnqueuer } from '../adapters/webhook-enqueuer';
+import type { PipelineDeps } from './daemon';
+
+export function standardMaintainer(logger: Logger): NonNullable<PipelineDeps['maintainViews']> {
+  return (db, metrics, js) =>
+    createViewMaintainer(logger, {
+      onMissingRate: () => metrics.dataQuality.inc({ issue: 'missing_rate' }),
+      enqueueWebhooks: createWebhookEnqueuer(db.query, async (subject, delivery) => {
+        await js.publish(subject, JSON.stringify(delivery), { msgID: delivery.webhookId });
+        metrics.webhooksQueued.inc();
+      }),
+    })(db);
+}
