@@ -57,6 +57,7 @@ export async function startTestPipeline(
   const config = loadPipelineConfig(baseEnv({ PIPELINE_FLUSH_MS: '20', ...extra }));
   return startPipeline(config, silentLogger(), {
     withoutHealthServer: true,
+    withoutJobs: true,
     maintainViews: standardMaintainer(silentLogger()),
     ...deps,
   });

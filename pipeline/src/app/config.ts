@@ -1,4 +1,5 @@
 /** Pipeline daemon configuration, from environment variables only (DESIGN D12). */
+import cron from 'node-cron';
 import { z } from 'zod';
 import { DEFAULT_PARTITIONS } from '../../../contracts/src/subjects';
 import { parseEnv, parsePartitionSet } from '../../../infra/runtime/env';
@@ -19,10 +20,23 @@ const schema = z
     PIPELINE_HEALTH_HOST: z.string().default('127.0.0.1'),
     PIPELINE_SHUTDOWN_TIMEOUT_MS: int(25000, 1),
     PIPELINE_DB_POOL: int(4, 1),
+    PIPELINE_JOBS: z.enum(['on', 'off']).default('on'),
+    JOB_RECONCILE_CRON: z.string().default('17 * * * *'),
+    JOB_RECONCILE_DAYS: int(3, 1),
+    JOB_RECONCILE_REPAIR: z.enum(['true', 'false']).default('true'),
+    JOB_RETENTION_CRON: z.string().default('43 3 * * *'),
+    RETENTION_RAW_EVENTS_DAYS: int(0),
+    JOB_HOUSEKEEPING_CRON: z.string().default('51 4 * * *'),
+    DEAD_LETTER_RETENTION_DAYS: int(30),
+    PIPELINE_READY_MAX_PENDING: int(1_000_000, 1),
     /** Fault injection for tests: SIGKILL the process after this many commits, before their acks (0 = off). */
     PIPELINE_FAULT_KILL_AFTER_COMMITS: int(0),
   })
   .transform((env, ctx) => {
+    for (const key of ['JOB_RECONCILE_CRON', 'JOB_RETENTION_CRON', 'JOB_HOUSEKEEPING_CRON'] as const) {
+      if (!cron.validate(env[key]))
+        ctx.addIssue({ code: 'custom', path: [key], message: `"${env[key]}" is not a cron expression` });
+    }
     let partitions: number[] = [];
     try {
       partitions = parsePartitionSet(env.PIPELINE_PARTITIONS, env.EVENT_PARTITIONS);
@@ -43,6 +57,17 @@ const schema = z
       shutdownTimeoutMs: env.PIPELINE_SHUTDOWN_TIMEOUT_MS,
       dbPool: env.PIPELINE_DB_POOL,
       faultKillAfterCommits: env.PIPELINE_FAULT_KILL_AFTER_COMMITS,
+      readyMaxPending: env.PIPELINE_READY_MAX_PENDING,
+      jobs: {
+        enabled: env.PIPELINE_JOBS === 'on',
+        reconcileCron: env.JOB_RECONCILE_CRON,
+        reconcileDays: env.JOB_RECONCILE_DAYS,
+        reconcileRepair: env.JOB_RECONCILE_REPAIR === 'true',
+        retentionCron: env.JOB_RETENTION_CRON,
+        rawEventRetentionDays: env.RETENTION_RAW_EVENTS_DAYS,
+        housekeepingCron: env.JOB_HOUSEKEEPING_CRON,
+        deadLetterRetentionDays: env.DEAD_LETTER_RETENTION_DAYS,
+      },
     };
   });
 

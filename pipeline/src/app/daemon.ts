@@ -15,6 +15,8 @@ import { createBatchWriter, type MaintainViews } from '../adapters/pg-batch-writ
 import { buildPipeline, type PipelineReport } from '../stream/build-pipeline';
 import type { PipelineConfig } from './config';
 import { startHealthServer } from './health-server';
+import { startJobs } from '../jobs/scheduler';
+import { standardJobs } from './standard-jobs';
 import { createPipelineMetrics, type PipelineMetrics } from './metrics';
 
 export interface RunningPipeline {
@@ -33,6 +35,8 @@ export interface PipelineDeps {
   maintainViews?: (db: Db, metrics: PipelineMetrics, js: JetStreamClient) => MaintainViews;
   /** Skip the HTTP health server (tests that run several pipelines). */
   withoutHealthServer?: boolean;
+  /** Skip the scheduled jobs (tests run them directly). */
+  withoutJobs?: boolean;
 }
 
 export async function startPipeline(
@@ -111,15 +115,29 @@ export async function startPipeline(
     nakDelayMs: 2000,
   }).subscribe({ next: onReport, error: (err: unknown) => rejectDone(err), complete: () => resolveDone() });
 
-  const pendingTimer = setInterval(() => {
-    void Promise.all(
+  // Consumer lag: messages not yet acknowledged, per owned partition (a gauge and a readiness bound).
+  let pendingTotal = 0;
+  const refreshPending = async (): Promise<number> => {
+    const counts = await Promise.all(
       config.partitions.map(async (p) => {
         const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
-        metrics.consumerPending.set({ partition: String(p) }, info.num_pending + info.num_ack_pending);
+        const n = info.num_pending + info.num_ack_pending;
+        metrics.consumerPending.set({ partition: String(p) }, n);
+        return n;
       }),
-    ).catch(() => undefined);
-  }, 5000);
+    );
+    pendingTotal = counts.reduce((a, b) => a + b, 0);
+    return pendingTotal;
+  };
+  const pendingTimer = setInterval(() => void refreshPending().catch(() => undefined), 5000);
   pendingTimer.unref();
+
+  const jobs =
+    config.jobs.enabled && !deps.withoutJobs
+      ? startJobs(db, standardJobs(db, config, logger, metrics), logger, (name, ok) =>
+          metrics.jobRuns.inc({ job: name, outcome: ok ? 'ok' : 'failed' }),
+        )
+      : null;
 
   const healthServer = deps.withoutHealthServer
     ? null
@@ -151,7 +169,7 @@ export async function startPipeline(
       draining = true;
       logger.info('draining: stop pulling, commit and ack the batch in hand');
       await source.stop();
-      await Promise.race([done.catch(() => undefined), delay(config.shutdownTimeoutMs)]);
+      await Promise.race([Promise.all([done.catch(() => undefined), jobs?.stop()]), delay(config.shutdownTimeoutMs)]);
       subscription.unsubscribe();
       clearInterval(pendingTimer);
       await nc.drain().catch(() => undefined);

@@ -63,6 +63,27 @@ export function createPipelineMetrics() {
       help: 'Identity-event webhook deliveries queued on the WEBHOOKS stream',
       registers: [registry],
     }),
+    jobRuns: new Counter({
+      name: 'pipeline_job_runs_total',
+      help: 'Scheduled job runs by job and outcome',
+      labelNames: ['job', 'outcome'] as const,
+      registers: [registry],
+    }),
+    reconcileDrift: new Gauge({
+      name: 'pipeline_reconcile_drift_rows',
+      help: 'Drift rows found by the last scheduled reconciliation (over all stores)',
+      registers: [registry],
+    }),
+    reconcileRepairs: new Counter({
+      name: 'pipeline_reconcile_repairs_total',
+      help: 'Stores whose views the scheduled reconciliation rebuilt',
+      registers: [registry],
+    }),
+    rawEventsPruned: new Counter({
+      name: 'pipeline_raw_events_pruned_total',
+      help: 'Raw event payloads deleted by retention',
+      registers: [registry],
+    }),
     dbQuery: new Histogram({
       name: 'pipeline_db_query_duration_seconds',
       help: 'PostgreSQL query time by tag',

@@ -1,0 +1,43 @@
+/** The daemon's scheduled jobs, each a plain function of pipeline/src/jobs (tested directly). */
+import type { Db } from '../../../infra/runtime/db';
+import type { Logger } from '../../../infra/runtime/logger';
+import { pruneDeadLetters } from '../jobs/housekeeping';
+import { reconcileRecentDays } from '../jobs/reconcile-recent';
+import { pruneRawEvents } from '../jobs/retention';
+import type { Job } from '../jobs/scheduler';
+import type { PipelineConfig } from './config';
+import type { PipelineMetrics } from './metrics';
+
+export function standardJobs(db: Db, config: PipelineConfig, logger: Logger, metrics: PipelineMetrics): Job[] {
+  return [
+    {
+      name: 'reconcile-recent',
+      cron: config.jobs.reconcileCron,
+      run: async () => {
+        const results = await reconcileRecentDays(
+          db,
+          { days: config.jobs.reconcileDays, repair: config.jobs.reconcileRepair, now: Date.now() },
+          logger,
+        );
+        const drift = results.reduce((n, r) => n + r.drift, 0);
+        metrics.reconcileDrift.set(drift);
+        metrics.reconcileRepairs.inc(results.filter((r) => r.repaired).length);
+        return { stores: results.length, drift };
+      },
+    },
+    {
+      name: 'retention',
+      cron: config.jobs.retentionCron,
+      run: async () => {
+        const pruned = await pruneRawEvents(db, { olderThanDays: config.jobs.rawEventRetentionDays, now: Date.now() });
+        metrics.rawEventsPruned.inc(pruned);
+        return { pruned };
+      },
+    },
+    {
+      name: 'housekeeping',
+      cron: config.jobs.housekeepingCron,
+      run: () => pruneDeadLetters(db, { olderThanDays: config.jobs.deadLetterRetentionDays, now: Date.now() }),
+    },
+  ];
+}

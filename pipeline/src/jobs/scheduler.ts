@@ -1,0 +1,84 @@
+/**
+ * node-cron scheduling of the housekeeping jobs (STYLE 45): no overlapping runs, UTC, named tasks, and a
+ * PostgreSQL advisory lock so that with several workers one runs each job at a time.
+ */
+import cron, { type ScheduledTask } from 'node-cron';
+import type { Db } from '../../../infra/runtime/db';
+import type { Logger } from '../../../infra/runtime/logger';
+
+export interface Job {
+  name: string;
+  cron: string;
+  run: () => Promise<unknown>;
+}
+
+/** Runs `fn` only if no other process holds the job's lock; returns whether it ran. */
+export async function withJobLock(
+  db: Db,
+  name: string,
+  fn: () => Promise<unknown>,
+): Promise<{ ran: boolean; result?: unknown }> {
+  const client = await db.pool.connect();
+  try {
+    const [row] = (
+      await client.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 42)) as ok', [
+        `job:${name}`,
+      ])
+    ).rows;
+    if (!row?.ok) return { ran: false };
+    try {
+      return { ran: true, result: await fn() };
+    } finally {
+      await client.query('select pg_advisory_unlock(hashtextextended($1, 42))', [`job:${name}`]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+export interface RunningJobs {
+  tasks: ScheduledTask[];
+  stop(): Promise<void>;
+}
+
+export function startJobs(
+  db: Db,
+  jobs: readonly Job[],
+  logger: Logger,
+  onResult?: (name: string, ok: boolean, seconds: number) => void,
+): RunningJobs {
+  const running = new Set<Promise<void>>();
+  const tasks = jobs.map((job) =>
+    cron.schedule(
+      job.cron,
+      () => {
+        const run = runOnce(job);
+        running.add(run);
+        return run.finally(() => running.delete(run));
+      },
+      { name: job.name, noOverlap: true, timezone: 'UTC' },
+    ),
+  );
+  async function runOnce(job: Job): Promise<void> {
+    const started = Date.now();
+    try {
+      const { ran, result } = await withJobLock(db, job.name, job.run);
+      if (ran) {
+        logger.info({ job: job.name, result, seconds: (Date.now() - started) / 1000 }, 'job finished');
+        onResult?.(job.name, true, (Date.now() - started) / 1000);
+      }
+    } catch (err) {
+      logger.error({ err, job: job.name }, 'job failed');
+      onResult?.(job.name, false, (Date.now() - started) / 1000);
+    }
+  }
+  return {
+    tasks,
+    /** Stops scheduling and waits for runs in progress. */
+    async stop() {
+      await Promise.all(tasks.map((t) => t.stop()));
+      await Promise.all(tasks.map((t) => t.destroy()));
+      await Promise.all([...running]);
+    },
+  };
+}

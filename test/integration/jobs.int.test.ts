@@ -1,0 +1,126 @@
+/**
+ * Scheduled jobs (issue 6), each a plain function called directly: reconciliation of recent days reports
+ * and repairs drift; retention deletes old raw payloads without changing any view; housekeeping prunes old
+ * dead letters; the job lock lets one process run a job at a time.
+ */
+import type { Db } from '../../infra/runtime/db';
+import { silentLogger } from '../../infra/runtime/logger';
+import type { RunningApi } from '../../query-api/src/app/api';
+import type { RunningPipeline } from '../../pipeline/src/app/daemon';
+import { reconcileStore } from '../../pipeline/src/adapters/reconcile';
+import { pruneDeadLetters } from '../../pipeline/src/jobs/housekeeping';
+import { reconcileRecentDays } from '../../pipeline/src/jobs/reconcile-recent';
+import { pruneRawEvents } from '../../pipeline/src/jobs/retention';
+import { withJobLock } from '../../pipeline/src/jobs/scheduler';
+import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore } from '../support/harness';
+import { addToCart, pageView, send } from '../support/journeys';
+
+let db: Db;
+let api: RunningApi;
+let pipeline: RunningPipeline;
+let shop: TestStore;
+
+const DAY = 86_400_000;
+const now = Date.now();
+const recent = (days: number) => new Date(now - days * DAY).toISOString();
+
+beforeAll(async () => {
+  db = testDb();
+  api = await startTestApi();
+  pipeline = await startTestPipeline();
+  shop = await createTestStore(db);
+  await send(api.url, shop.credentials.ingest_key, db, shop.store.store_id, [
+    pageView({ client: 'J1', at: recent(40), url: 'https://shop.example/?utm_source=google&utm_medium=cpc' }),
+    addToCart({ client: 'J1', at: recent(40) }, 11),
+    pageView({ client: 'J2', at: recent(1), url: 'https://shop.example/?utm_source=klaviyo&utm_medium=email' }),
+    addToCart({ client: 'J2', at: recent(1) }, 22),
+  ]);
+});
+afterAll(async () => {
+  await pipeline.stop();
+  await api.stop();
+  await db.close();
+});
+
+it('reconciles recent days: finds drift in them, repairs it, and ignores older days', async () => {
+  const id = shop.store.store_id;
+  const clean = await reconcileRecentDays(db, { days: 3, repair: true, now }, silentLogger());
+  expect(clean.find((r) => r.storeId === id)).toMatchObject({ drift: 0, repaired: false });
+
+  await db.query(
+    'test.corrupt',
+    'update attribution_daily set weight = weight + 7 where store_id = $1 and day >= current_date - 3',
+    [id],
+  );
+  const found = await reconcileRecentDays(db, { days: 3, repair: true, now }, silentLogger());
+  expect(found.find((r) => r.storeId === id)).toMatchObject({ drift: 4, repaired: true }); // 4 models of one conversion
+  expect((await reconcileStore(db, id)).driftCount).toBe(0);
+
+  // Drift older than the window is not this job's business (the full reconciliation finds it).
+  await db.query(
+    'test.corrupt_old',
+    'update attribution_daily set weight = weight + 1 where store_id = $1 and day < current_date - 30',
+    [id],
+  );
+  const recentOnly = await reconcileRecentDays(db, { days: 3, repair: false, now }, silentLogger());
+  expect(recentOnly.find((r) => r.storeId === id)!.drift).toBe(0);
+  expect((await reconcileStore(db, id)).driftCount).toBe(4);
+  await reconcileStore(db, id, { repair: true });
+});
+
+it('retention prunes old raw payloads and leaves every view as it was', async () => {
+  const id = shop.store.store_id;
+  const snapshot = () =>
+    db.query('test.snap', 'select * from attribution_daily where store_id = $1 order by goal, model, day, source', [
+      id,
+    ]);
+  const before = await snapshot();
+  await db.query(
+    'test.age',
+    "update raw_events set stored_at = now() - interval '100 days' where store_id = $1 and occurred_at < now() - interval '30 days'",
+    [id],
+  );
+  const pruned = await pruneRawEvents(db, { olderThanDays: 90, now: Date.now(), batch: 1 });
+  expect(pruned).toBeGreaterThanOrEqual(2);
+  const left = await db.query('test.left', 'select event_id from raw_events where store_id = $1', [id]);
+  expect(left).toHaveLength(2);
+  expect(await snapshot()).toEqual(before);
+  expect((await reconcileStore(db, id)).driftCount).toBe(0);
+  expect(await pruneRawEvents(db, { olderThanDays: 0, now: Date.now() })).toBe(0);
+});
+
+it('housekeeping prunes old dead letters and old redriven webhook dead letters only', async () => {
+  const id = shop.store.store_id;
+  await db.query(
+    'test.dl',
+    `insert into dead_letters (store_id, stream_seq, subject, reason, payload, created_at) values
+       ($1, 9000001, 'x', 'old', '{}', now() - interval '40 days'), ($1, 9000002, 'x', 'new', '{}', now())`,
+    [id],
+  );
+  await db.query(
+    'test.wdl',
+    `insert into webhook_dead_letters (store_id, destination_id, webhook_id, event_name, body, attempts, last_error, created_at, redriven_at) values
+       ($1, 'd', 'w1', 'Subscribe', '{}', 8, 'x', now() - interval '40 days', now() - interval '35 days'),
+       ($1, 'd', 'w2', 'Subscribe', '{}', 8, 'x', now() - interval '40 days', null)`,
+    [id],
+  );
+  const pruned = await pruneDeadLetters(db, { olderThanDays: 30, now: Date.now() });
+  expect(pruned).toEqual({ events: 1, webhooks: 1 });
+  expect(await db.query('test.dl_left', 'select reason from dead_letters where store_id = $1', [id])).toEqual([
+    { reason: 'new' },
+  ]);
+  expect(
+    await db.query('test.wdl_left', 'select webhook_id from webhook_dead_letters where store_id = $1', [id]),
+  ).toEqual([{ webhook_id: 'w2' }]);
+});
+
+it('runs a job in one process at a time', async () => {
+  let release: () => void = () => undefined;
+  const first = withJobLock(db, 'test-job', () => new Promise<void>((r) => (release = r)));
+  await new Promise((r) => setTimeout(r, 100));
+  const second = await withJobLock(db, 'test-job', () => Promise.resolve('ran'));
+  expect(second.ran).toBe(false);
+  release();
+  expect((await first).ran).toBe(true);
+  expect(await withJobLock(db, 'test-job', () => Promise.resolve('ran'))).toEqual({ ran: true, result: 'ran' });
+});
