@@ -76,8 +76,10 @@ export function startJobs(
     tasks,
     /** Stops scheduling and waits for runs in progress. */
     async stop() {
-      await Promise.all(tasks.map((t) => t.stop()));
-      await Promise.all(tasks.map((t) => t.destroy()));
+      for (const t of tasks) {
+        await Promise.resolve(t.stop());
+        await Promise.resolve(t.destroy());
+      }
       await Promise.all([...running]);
     },
   };
