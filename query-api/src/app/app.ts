@@ -84,6 +84,12 @@ export function createApp(ctx: AppContext): express.Express {
     next();
   });
 
+  // While draining, answer what arrives but ask keep-alive clients to reconnect (elsewhere).
+  app.use((_req, res, next) => {
+    if (ctx.isDraining()) res.setHeader('Connection', 'close');
+    next();
+  });
+
   // Unknown API versions are 404 before anything else looks at the request.
   app.use((req, res, next) => {
     const m = /^\/([^/]+)\/api(\/|$)/.exec(req.path);
