@@ -158,7 +158,7 @@ it('drains on SIGTERM under load within the bound, and loses nothing the API ack
       }
     })();
     await waitFor(
-      async () => acknowledged.length,
+      () => Promise.resolve(acknowledged.length),
       (n) => n >= 500,
       30_000,
       50,
@@ -173,7 +173,7 @@ it('drains on SIGTERM under load within the bound, and loses nothing the API ack
 
     // The API keeps accepting while the pipeline is away; then it is restarted and catches up.
     await waitFor(
-      async () => acknowledged.length,
+      () => Promise.resolve(acknowledged.length),
       (n) => n >= 1000,
       30_000,
       50,
