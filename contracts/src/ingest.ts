@@ -24,6 +24,7 @@ export interface IngestResult {
 }
 
 export interface IngestResponse {
+  /** @isInt */
   code: number;
   message: string;
   data: IngestResult;

@@ -7,7 +7,10 @@ import type { Dimension, Goal, Model } from './attribution';
 
 /** Success envelope of every reporting operation. */
 export interface ApiResponse<T> {
-  /** 1 on success. */
+  /**
+   * 1 on success.
+   * @isInt
+   */
   code: number;
   /** `success`. */
   message: string;
@@ -16,7 +19,10 @@ export interface ApiResponse<T> {
 
 /** Error envelope (DESIGN D9). */
 export interface ErrorEnvelope {
-  /** The HTTP status (400, 401, 403, 404, 413, 429, 500, 503). */
+  /**
+   * The HTTP status (400, 401, 403, 404, 413, 429, 500, 503).
+   * @isInt
+   */
   code: number;
   /** `<field>: <what is wrong>`, or a plain sentence when no field is at fault. */
   message: string;
@@ -63,6 +69,7 @@ export interface GetListRequest extends GetListSumRequest {
    * Page number, from 1.
    * @isInt
    * @minimum 1
+   * @maximum 1000000
    */
   page: number;
   /**
@@ -105,26 +112,34 @@ export interface AttributionRecord extends AttributionSummary {
 
 /** A page of records. */
 export interface ListData<T> {
+  /** @isInt */
   total: number;
+  /** @isInt */
   page_size: number;
   records: T[];
 }
 
 /** Data of get-list. */
 export interface AttributionListData {
-  /** Number of rows over all pages. */
+  /**
+   * Number of rows over all pages.
+   * @isInt
+   */
   total: number;
+  /** @isInt */
   page_size: number;
   records: AttributionRecord[];
 }
 
 export interface GetListResponse {
+  /** @isInt */
   code: number;
   message: string;
   data: AttributionListData;
 }
 
 export interface GetListSumResponse {
+  /** @isInt */
   code: number;
   message: string;
   data: AttributionSummary;
@@ -141,6 +156,7 @@ export interface OrderEventRequest {
    * From 1; default 1.
    * @isInt
    * @minimum 1
+   * @maximum 1000000
    */
   page?: number;
   /**
@@ -299,14 +315,20 @@ export interface OrderJourney {
   order_id: string;
   /** ISO 4217. */
   shop_currency: string;
-  /** Number of events over all pages. */
+  /**
+   * Number of events over all pages.
+   * @isInt
+   */
   total: number;
+  /** @isInt */
   page: number;
+  /** @isInt */
   page_size: number;
   events: EventItem[];
 }
 
 export interface OrderEventResponse {
+  /** @isInt */
   code: number;
   message: string;
   data: OrderJourney;
@@ -343,6 +365,7 @@ export interface OrderTouchpoints {
 }
 
 export interface AttributionTouchResponse {
+  /** @isInt */
   code: number;
   message: string;
   data: OrderTouchpoints[];
@@ -385,6 +408,7 @@ export interface LinkCreateData {
 }
 
 export interface LinkCreateResponse {
+  /** @isInt */
   code: number;
   message: string;
   data: LinkCreateData;
@@ -406,6 +430,7 @@ export interface LinkAnalysisRequest {
    * From 1; default 1.
    * @isInt
    * @minimum 1
+   * @maximum 1000000
    */
   page?: number;
   /**
@@ -439,12 +464,15 @@ export interface TrackingLinkRecord {
 }
 
 export interface TrackingLinkListData {
+  /** @isInt */
   total: number;
+  /** @isInt */
   page_size: number;
   records: TrackingLinkRecord[];
 }
 
 export interface LinkAnalysisResponse {
+  /** @isInt */
   code: number;
   message: string;
   data: TrackingLinkListData;

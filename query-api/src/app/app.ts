@@ -13,6 +13,10 @@ import { ValidateError } from '@tsoa/runtime';
 import { RegisterRoutes } from '../generated/routes';
 import type { AppContext } from './context';
 import { ApiError, errorBody } from './errors';
+import { findNul } from './nul';
+
+const isIngestRoute = (path: string): boolean =>
+  path.startsWith('/collect/') || /^\/[^/]+\/api\/(events|store\/)/.test(path);
 
 export const API_VERSION = 'v2-4-2';
 const OPENAPI_PATH = path.join(__dirname, '..', '..', 'openapi', 'openapi.json');
@@ -109,6 +113,14 @@ export function createApp(ctx: AppContext): express.Express {
   });
   app.use('/collect', express.text({ type: 'text/plain', limit: ctx.config.bodyLimitBytes }));
   app.use(express.json({ limit: ctx.config.bodyLimitBytes, strict: false }));
+  // PostgreSQL text cannot hold NUL: such a value would fail deep in a query; name it here instead.
+  // Ingestion checks each item itself, so one bad item of a batch does not reject the others.
+  app.use((req, res, next) => {
+    if (isIngestRoute(req.path)) return next();
+    const where = findNul(req.body, 'body') ?? findNul(req.query, 'query');
+    if (where) return sendError(req, res, 400, `${where}: must not contain a NUL character (\\u0000)`);
+    next();
+  });
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {

@@ -19,6 +19,7 @@ export const notFound = (field: string, what: string): ApiError => new ApiError(
 export const unavailable = (what: string): ApiError => new ApiError(503, `service: ${what}`);
 
 export interface ErrorBody {
+  /** @isInt */
   code: number;
   message: string;
   data: null;

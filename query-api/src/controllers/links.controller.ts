@@ -37,6 +37,7 @@ export interface LinkAnalysisData {
 }
 
 export interface LinkAnalysisResponse {
+  /** @isInt */
   code: number;
   message: string;
   data: LinkAnalysisData;
@@ -62,6 +63,7 @@ export class LinksController extends Controller {
   @Security('api_key', ['link_builder'])
   @Response<ErrorBody>(400, 'Invalid body; the message names the field')
   @Response<ErrorBody>(401, 'Missing, unknown or revoked ApiKey')
+  @Response<ErrorBody>(429, 'Rate limit exceeded; see Retry-After')
   public async createLink(
     @Path() version: string,
     @Body() body: LinkCreateRequest,

@@ -17,6 +17,7 @@ import {
 import type { StoreRecord } from '../../../infra/runtime/store-registry';
 import type { AppContext } from '../app/context';
 import { ApiError, badRequest } from '../app/errors';
+import { findNul } from '../app/nul';
 
 export type PushKind = keyof typeof PUSH_SUBJECT_NAMES;
 
@@ -61,6 +62,14 @@ export class IngestService {
     const valid: Publishable[] = [];
     let warnings = 0;
     items.forEach((item, index) => {
+      const nul = findNul(item, '');
+      if (nul !== null) {
+        rejected.push({
+          index,
+          errors: [{ field: nul.replace(/^\./, '') || 'body', message: 'must not contain a NUL character' }],
+        });
+        return;
+      }
       const r = validateEvent(item, { now, clientIpFallback });
       if (!r.ok) {
         rejected.push({ index, errors: r.errors });
@@ -91,6 +100,14 @@ export class IngestService {
     const rejected: RejectedItem[] = [];
     const valid: Publishable[] = [];
     items.forEach((item, index) => {
+      const nul = findNul(item, '');
+      if (nul !== null) {
+        rejected.push({
+          index,
+          errors: [{ field: nul.replace(/^\./, '') || 'body', message: 'must not contain a NUL character' }],
+        });
+        return;
+      }
       const r = this.validatePush(kind, item, receivedAt);
       if (!r.ok) {
         rejected.push({ index, errors: r.errors });
