@@ -70,7 +70,10 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['**/app/config.ts', 'infra/runtime/logger.ts'], rules: { 'no-restricted-properties': 'off' } },
+  {
+    files: ['**/app/config.ts', '**/app/*-config.ts', 'infra/runtime/logger.ts'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
   {
     files: ['scripts/**/*.ts', 'test/**/*.ts', 'infra/**/*.ts'],
     rules: { 'no-console': 'off', 'no-restricted-properties': 'off' },

@@ -4,6 +4,8 @@
  *   npm run store -- list
  *   npm run store -- rotate <kind> --store <id>
  *   npm run store -- revoke <kind> --store <id>
+ *   npm run store -- rates set|list --store <id> ...
+ *   npm run store -- webhook add|list|enable|disable|remove|rotate-secret|dead-letters|redrive --store <id> ...
  * Secrets are printed once and stored only as SHA-256 digests.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -11,6 +13,7 @@ import { LOOKBACK_DAYS } from '../contracts/src/attribution';
 import { CREDENTIAL_KINDS, type CredentialKind } from '../infra/runtime/credentials';
 import { createDb, type Db } from '../infra/runtime/db';
 import { createStore, getStore, listStores, revokeCredential, rotateCredential } from '../infra/runtime/store-registry';
+import { registerWebhookCommands } from './webhook-cli';
 
 function parseTimezone(value: string): string {
   try {
@@ -116,6 +119,8 @@ export function buildStoreCli(): Command {
         print({ store_id: opts.store, kind, revoked: await revokeCredential(db, opts.store, kind) });
       });
     });
+
+  registerWebhookCommands(program);
 
   const rates = program.command('rates').description('Conversion rates to the store currency (DESIGN D6)');
   rates

@@ -1,9 +1,11 @@
 /**
  * Benchmarks. Each prints its figures as JSON on stdout.
- *   npm run bench -- ingest   [--events 100000] [--batch 500] [--concurrency 8]
+ *   npm run bench -- ingest     [--events 100000] [--batch 500] [--concurrency 8]
+ *   npm run bench -- pipeline   [--events 100000] [--rate 1000] [--live-seconds 20]
  */
 import { Command } from 'commander';
 import { benchIngest } from './ingest';
+import { benchPipeline } from './pipeline';
 
 const program = new Command('bench').description(
   'Performance benchmarks; each starts its own services unless NATS_URL and DATABASE_URL are set',
@@ -17,6 +19,18 @@ program
   .option('--concurrency <n>', 'requests in flight', '8')
   .action(async (o: { events: string; batch: string; concurrency: string }) => {
     await benchIngest({ events: Number(o.events), batch: Number(o.batch), concurrency: Number(o.concurrency) });
+  });
+
+program
+  .command('pipeline')
+  .description(
+    'Demo stream through the whole pipeline: events/s from stream to views, and p95 visibility at a steady rate',
+  )
+  .option('--events <n>', 'demo events to process', '100000')
+  .option('--rate <n>', 'events/s of the steady-rate visibility phase', '1000')
+  .option('--live-seconds <n>', 'length of the visibility phase', '20')
+  .action(async (o: { events: string; rate: string; liveSeconds: string }) => {
+    await benchPipeline({ events: Number(o.events), rate: Number(o.rate), liveSeconds: Number(o.liveSeconds) });
   });
 
 program.parseAsync().catch((err: unknown) => {

@@ -182,7 +182,7 @@ describe('replay', () => {
       rejected: 1,
     });
     const second = await publish().catch((e: { stdout: string }) => e);
-    expect(JSON.parse((second).stdout)).toMatchObject({ published: 300, duplicates: 300 });
+    expect(JSON.parse(second.stdout)).toMatchObject({ published: 300, duplicates: 300 });
     await waitFor(
       () => counts(other.store.store_id),
       (c) => c.raw === 300,

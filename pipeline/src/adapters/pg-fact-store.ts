@@ -62,25 +62,28 @@ export interface RawEventRow {
   seq: number;
 }
 
-/** Inserts raw events; returns the keys (`storeId\0eventId`) that were new. */
+/**
+ * Inserts raw events; returns the keys (`storeId\0eventId`) that were new. The rows travel as one JSON
+ * document (jsonb_to_recordset): for ~2 KB payloads that is several times cheaper than text arrays, whose
+ * literal escaping dominates on both sides.
+ */
 export async function insertRawEvents(db: Db, client: PoolClient, rows: readonly RawEventRow[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
+  const doc = `[${rows
+    .map(
+      (r) =>
+        `{"s":${JSON.stringify(r.storeId)},"e":${JSON.stringify(r.event.id)},"c":${JSON.stringify(r.event.clientId)},"n":"${r.event.name}",` +
+        `"o":${JSON.stringify(r.event.timestamp)},"r":"${new Date(r.receivedAt).toISOString()}","q":${r.seq},"p":${JSON.stringify(r.event)}}`,
+    )
+    .join(',')}]`;
   const inserted = await db.query<{ store_id: string; event_id: string }>(
     'raw_events.insert',
     `insert into raw_events (store_id, event_id, client_id, name, occurred_at, received_at, stream_seq, payload)
-     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::bigint[], $8::jsonb[])
+     select s, e, c, n, o, r, q, p
+     from jsonb_to_recordset($1::jsonb) as t(s text, e text, c text, n text, o timestamptz, r timestamptz, q bigint, p jsonb)
      on conflict (store_id, event_id) do nothing
      returning store_id, event_id`,
-    [
-      rows.map((r) => r.storeId),
-      rows.map((r) => r.event.id),
-      rows.map((r) => r.event.clientId),
-      rows.map((r) => r.event.name),
-      rows.map((r) => r.event.timestamp),
-      rows.map((r) => new Date(r.receivedAt).toISOString()),
-      rows.map((r) => r.seq),
-      rows.map((r) => JSON.stringify(r.event)),
-    ],
+    [doc],
     client,
   );
   return new Set(inserted.map((r) => `${r.store_id}\u0000${r.event_id}`));

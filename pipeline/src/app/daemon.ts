@@ -113,6 +113,7 @@ export async function startPipeline(
     retries: 5,
     retryBaseMs: 200,
     nakDelayMs: 2000,
+    concurrency: config.concurrency,
   }).subscribe({ next: onReport, error: (err: unknown) => rejectDone(err), complete: () => resolveDone() });
 
   // Consumer lag: messages not yet acknowledged, per owned partition (a gauge and a readiness bound).

@@ -27,7 +27,7 @@ export function createPipelineMetrics() {
     visibility: new Histogram({
       name: 'pipeline_visibility_seconds',
       help: 'Time from API acceptance of an event to its commit in the views',
-      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
+      buckets: [0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30, 60, 300],
       registers: [registry],
     }),
     batchFailures: new Counter({

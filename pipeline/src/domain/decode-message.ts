@@ -61,6 +61,9 @@ function decodeLinkClick(body: unknown): LinkClick | null {
   };
 }
 
+// One decoder for all messages: decode() without streaming keeps no state between calls.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 export function decodeMessage(subject: string, data: Uint8Array, receivedAt: number | null): DecodeResult {
   const parsed = parseEventSubject(subject);
   if (!parsed) return poison(null, `subject ${subject} is not ev.<partition>.<storeId>.<name>`);
@@ -68,7 +71,7 @@ export function decodeMessage(subject: string, data: Uint8Array, receivedAt: num
   let text: string;
   let body: unknown;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(data);
+    text = utf8.decode(data);
     body = JSON.parse(text);
   } catch (err) {
     return poison(storeId, `undecodable JSON: ${(err as Error).message}`);

@@ -4,19 +4,8 @@
  * with backoff and finally nak'ed for redelivery; a batch that fails for any other reason is split so a
  * single bad message is dead-lettered instead of blocking the stream.
  */
-import {
-  bufferTime,
-  concatMap,
-  defer,
-  filter,
-  from,
-  lastValueFrom,
-  map,
-  type Observable,
-  retry,
-  throwError,
-  timer,
-} from 'rxjs';
+import { concatMap, defer, from, lastValueFrom, map, type Observable, retry, throwError, timer } from 'rxjs';
+import { batchWhileBusy } from './batch-while-busy';
 import type { DecodeResult } from '../domain/decode-message';
 import { decodeMessage } from '../domain/decode-message';
 import type { InboundMessage } from '../adapters/nats-source';
@@ -49,6 +38,12 @@ export interface PipelineOptions {
   retryBaseMs: number;
   /** Delay of the redelivery asked for when retries run out. */
   nakDelayMs: number;
+  /**
+   * Batches applied at once (each in its own transaction). The views do not depend on the order in which
+   * batches commit, and work on one person is serialized by its lock, so this only overlaps the CPU work
+   * of the daemon with the database's.
+   */
+  concurrency?: number;
 }
 
 export type PipelineReport =
@@ -131,9 +126,7 @@ export function buildPipeline(
 
   return source$.pipe(
     map((msg): BatchItem => ({ msg, decoded: decodeMessage(msg.subject, msg.data, msg.receivedAt) })),
-    bufferTime(opts.flushMs, null, opts.batchMax),
-    filter((batch) => batch.length > 0),
-    concatMap((batch) => from(processBatch(batch))),
+    batchWhileBusy(opts.batchMax, opts.flushMs, processBatch, opts.concurrency ?? 1),
     concatMap((reports) => from(reports)),
   );
 }

@@ -1,0 +1,73 @@
+/** Webhook delivery worker configuration, from environment variables only (DESIGN D12). */
+import { z } from 'zod';
+import { parseEnv } from '../../../infra/runtime/env';
+import { DEFAULT_BACKOFF_MS, MAX_RETRY_AFTER_MS, parseBackoffList } from '../webhooks/backoff';
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+const required = (example: string) => {
+  const error = `is required (e.g. ${example})`;
+  return z.string({ error }).min(1, error);
+};
+
+const schema = z
+  .object({
+    NATS_URL: required('nats://127.0.0.1:4222'),
+    DATABASE_URL: required('postgres://user:pass@127.0.0.1:5432/attribution'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Deliveries attempted at once by this worker. */
+    WEBHOOK_CONCURRENCY: int(16, 1),
+    /** Timeout of one HTTP attempt (connection, answer and the first bytes of a failure's body). */
+    WEBHOOK_TIMEOUT_MS: int(10000, 100),
+    /** Retry delays after attempts 1..n, comma-separated ms; n + 1 attempts in all, then the dead-letter list. */
+    WEBHOOK_BACKOFF_MS: z
+      .string()
+      .default(DEFAULT_BACKOFF_MS.join(','))
+      .transform((text, ctx) => {
+        try {
+          return parseBackoffList(text);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
+    /** Relative jitter of each retry delay: a uniform factor in [1 - j, 1 + j]. */
+    WEBHOOK_BACKOFF_JITTER: z.coerce.number().min(0).max(0.9).default(0.2),
+    /** Longest Retry-After honoured. */
+    WEBHOOK_RETRY_AFTER_MAX_MS: int(MAX_RETRY_AFTER_MS, 0),
+    /** How long a destination (URL, secret, enabled) is cached. */
+    WEBHOOK_DESTINATION_CACHE_MS: int(5000, 0),
+    WEBHOOK_HEALTH_PORT: int(9465),
+    WEBHOOK_HEALTH_HOST: z.string().default('127.0.0.1'),
+    /** Time given to attempts in flight at SIGTERM before they are aborted and handed back. */
+    WEBHOOK_SHUTDOWN_TIMEOUT_MS: int(15000, 1),
+    WEBHOOK_DB_POOL: int(4, 1),
+    WEBHOOK_USER_AGENT: z.string().min(1).default('open-attribution-webhooks/0.1'),
+  })
+  .transform((env) => ({
+    natsUrl: env.NATS_URL,
+    databaseUrl: env.DATABASE_URL,
+    logLevel: env.LOG_LEVEL,
+    concurrency: env.WEBHOOK_CONCURRENCY,
+    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    backoff: {
+      scheduleMs: env.WEBHOOK_BACKOFF_MS,
+      jitter: env.WEBHOOK_BACKOFF_JITTER,
+      maxRetryAfterMs: env.WEBHOOK_RETRY_AFTER_MAX_MS,
+    },
+    destinationCacheMs: env.WEBHOOK_DESTINATION_CACHE_MS,
+    healthPort: env.WEBHOOK_HEALTH_PORT,
+    healthHost: env.WEBHOOK_HEALTH_HOST,
+    shutdownTimeoutMs: env.WEBHOOK_SHUTDOWN_TIMEOUT_MS,
+    dbPool: env.WEBHOOK_DB_POOL,
+    userAgent: env.WEBHOOK_USER_AGENT,
+  }));
+
+export type WebhookWorkerConfig = z.output<typeof schema>;
+
+// The worker's config module plays the role of app/config.ts for its process (STYLE 41).
+const processEnv = (): Record<string, string | undefined> => process.env;
+
+export function loadWebhookWorkerConfig(env: Record<string, string | undefined> = processEnv()): WebhookWorkerConfig {
+  return parseEnv(schema, env);
+}

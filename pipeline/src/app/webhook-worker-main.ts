@@ -1,0 +1,270 @@
+/**
+ * Composition root of the webhook delivery worker (DESIGN D11, D12): config, PostgreSQL, NATS, the delivery loop
+ * over the shared `webhook-worker` consumer, the health/metrics server, signals. Run any number of these.
+ *   node --import tsx pipeline/src/app/webhook-worker-main.ts
+ * SIGTERM/SIGINT drain (stop pulling, finish the attempts in flight within WEBHOOK_SHUTDOWN_TIMEOUT_MS, close);
+ * a second signal exits at once. Tests start the worker in-process with `startWebhookWorker`.
+ */
+import type { Server } from 'node:http';
+import { connect } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { WEBHOOK_CONSUMER, WEBHOOKS_STREAM } from '../../../contracts/src/webhook-delivery';
+import { createDb, type Db } from '../../../infra/runtime/db';
+import { ConfigError } from '../../../infra/runtime/env';
+import { createLogger, type Logger } from '../../../infra/runtime/logger';
+import { postWebhook } from '../webhooks/deliver';
+import {
+  createDeliveryHandler,
+  createDestinationCache,
+  fromJsMsg,
+  runDeliveryLoop,
+  type DeliveryObserver,
+} from '../webhooks/delivery-worker';
+import { getDestinationForDelivery, insertDeadLetter, setDestinationEnabled } from '../webhooks/destination-repo';
+import { createWebhookMetrics, type WebhookMetrics } from '../webhooks/metrics';
+import { startHealthServer } from './health-server';
+import { loadWebhookWorkerConfig, type WebhookWorkerConfig } from './webhook-config';
+
+export interface RunningWebhookWorker {
+  metrics: WebhookMetrics;
+  db: Db;
+  nc: NatsConnection;
+  healthServer: Server | null;
+  /** Resolves when the worker has stopped; rejects when the consumer failed. */
+  done: Promise<void>;
+  /** Drains and closes. Idempotent. */
+  stop(): Promise<void>;
+  isDraining(): boolean;
+}
+
+export interface WebhookWorkerDeps {
+  /** Skip the HTTP health server (in-process tests). */
+  withoutHealthServer?: boolean;
+  fetchImpl?: typeof fetch;
+}
+
+export async function startWebhookWorker(
+  config: WebhookWorkerConfig,
+  logger: Logger,
+  deps: WebhookWorkerDeps = {},
+): Promise<RunningWebhookWorker> {
+  const metrics = createWebhookMetrics();
+  const db = createDb({
+    connectionString: config.databaseUrl,
+    service: 'webhook-worker',
+    max: config.dbPool,
+    statementTimeoutMs: 10_000,
+    onError: (err) => logger.warn({ err }, 'idle PostgreSQL client error'),
+    onQuery: (tag, seconds, ok) => metrics.dbQuery.observe({ tag, ok: String(ok) }, seconds),
+  });
+  const nc = await connect({ servers: config.natsUrl.split(','), name: 'webhook-worker', maxReconnectAttempts: -1 });
+  const js = jetstream(nc);
+  const jsm = await jetstreamManager(nc);
+  // Fail fast with a clear message when the stream or the consumer is missing (npm run nats:setup).
+  const info = await jsm.consumers.info(WEBHOOKS_STREAM, WEBHOOK_CONSUMER);
+  const ackWaitMs = Math.max(1000, Math.round((info.config.ack_wait ?? 30e9) / 1e6));
+  if (config.timeoutMs >= ackWaitMs) {
+    logger.warn(
+      { timeoutMs: config.timeoutMs, ackWaitMs },
+      'WEBHOOK_TIMEOUT_MS is not below the consumer ack_wait: attempts in flight are kept alive with working(), ' +
+        'but deliveries waiting for a free slot may be redelivered meanwhile',
+    );
+  }
+
+  const cache = createDestinationCache(
+    (s, d) => getDestinationForDelivery(db, s, d),
+    config.destinationCacheMs,
+    Date.now,
+  );
+  const observer: DeliveryObserver = {
+    attempt(a) {
+      metrics.attempts.inc({ status: a.statusClass });
+      metrics.duration.observe({ status: a.statusClass }, a.latencyMs / 1000);
+      const fields = {
+        store: a.storeId,
+        destination: a.destinationId,
+        webhook_id: a.webhookId,
+        event: a.eventName,
+        attempt: a.attempt,
+        host: a.host,
+        status: a.status,
+        status_class: a.statusClass,
+        latency_ms: a.latencyMs,
+        outcome: a.outcome,
+        error: a.error,
+        retry_in_ms: a.retryInMs,
+      };
+      if (a.outcome === 'delivered') logger.info(fields, 'webhook attempt');
+      else logger.warn(fields, 'webhook attempt');
+    },
+    handled(h) {
+      metrics.deliveries.inc({ outcome: h.outcome });
+      if (h.lagMs !== undefined) metrics.lag.observe(h.lagMs / 1000);
+      const fields = {
+        store: h.storeId,
+        destination: h.destinationId,
+        webhook_id: h.webhookId,
+        seq: h.seq,
+        attempt: h.attempt,
+        reason: h.reason,
+        err: h.err,
+      };
+      if (h.outcome === 'dead_letter' || h.outcome === 'disabled') logger.warn(fields, `webhook ${h.outcome}`);
+      else if (h.outcome === 'requeued') logger.warn(fields, 'webhook delivery handed back for later');
+    },
+  };
+  const handle = createDeliveryHandler(
+    {
+      loadDestination: cache.get,
+      disableDestination: async (s, d, reason) => {
+        await setDestinationEnabled(db, s, d, false, reason);
+        cache.invalidate(s, d);
+      },
+      deadLetter: (dl) => insertDeadLetter(db, dl),
+      post: (opts) => postWebhook({ ...opts, fetchImpl: deps.fetchImpl }),
+      now: Date.now,
+      random: Math.random,
+    },
+    {
+      timeoutMs: config.timeoutMs,
+      backoff: config.backoff,
+      userAgent: config.userAgent,
+      workingEveryMs: Math.max(500, Math.floor(ackWaitMs / 2)),
+      requeueDelayMs: 5000,
+    },
+    observer,
+  );
+
+  const consumer = await js.consumers.get(WEBHOOKS_STREAM, WEBHOOK_CONSUMER);
+  const messages = await consumer.consume({ max_messages: config.concurrency });
+  const loop = runDeliveryLoop(
+    messages,
+    async (m, signal) => {
+      metrics.inFlight.inc();
+      try {
+        await handle(fromJsMsg(m), signal);
+      } finally {
+        metrics.inFlight.dec();
+      }
+    },
+    {
+      concurrency: config.concurrency,
+      release: (m) => m.nak(),
+      onError: (err) => logger.error({ err }, 'webhook handler failed'),
+    },
+  );
+  let draining = false;
+
+  const pendingTimer = setInterval(() => {
+    void jsm.consumers
+      .info(WEBHOOKS_STREAM, WEBHOOK_CONSUMER)
+      .then((i) => {
+        metrics.consumerPending.set({ state: 'pending' }, i.num_pending);
+        metrics.consumerPending.set({ state: 'ack_pending' }, i.num_ack_pending);
+      })
+      .catch(() => undefined);
+  }, 5000);
+  pendingTimer.unref();
+
+  const healthServer = deps.withoutHealthServer
+    ? null
+    : await startHealthServer({
+        host: config.healthHost,
+        port: config.healthPort,
+        registry: metrics.registry,
+        checks: {
+          draining: () => Promise.resolve({ ok: !draining, detail: draining ? 'draining' : undefined }),
+          nats: () => Promise.resolve({ ok: !nc.isClosed() && nc.info !== undefined }),
+          postgres: async () => {
+            await db.query('health', 'select 1');
+            return { ok: true };
+          },
+          consumer: async () => {
+            const i = await jsm.consumers.info(WEBHOOKS_STREAM, WEBHOOK_CONSUMER);
+            const attached = loop.isRunning();
+            return {
+              ok: attached,
+              detail: attached
+                ? `${WEBHOOK_CONSUMER} attached; ${i.num_pending} pending, ${i.num_ack_pending} in flight or waiting to retry`
+                : `${WEBHOOK_CONSUMER} not attached`,
+            };
+          },
+        },
+      });
+
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      draining = true;
+      logger.info({ inFlight: loop.inFlight() }, 'draining: stop pulling, finish the attempts in flight');
+      await loop.stop(config.shutdownTimeoutMs);
+      clearInterval(pendingTimer);
+      await nc.drain().catch(() => undefined);
+      await db.close().catch(() => undefined);
+      await new Promise<void>((resolve) => (healthServer ? healthServer.close(() => resolve()) : resolve()));
+      logger.info('stopped');
+    })();
+    return stopping;
+  };
+  const done = loop.done.then(() => stopping ?? undefined);
+
+  return { metrics, db, nc, healthServer, done, stop, isDraining: () => draining };
+}
+
+async function main(): Promise<void> {
+  let config: WebhookWorkerConfig;
+  try {
+    config = loadWebhookWorkerConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`webhook-worker: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger('webhook-worker', config.logLevel);
+  const worker = await startWebhookWorker(config, logger);
+  logger.info(
+    { concurrency: config.concurrency, timeoutMs: config.timeoutMs, healthPort: config.healthPort },
+    'webhook worker started',
+  );
+
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signals++;
+    if (signals > 1) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(130);
+    }
+    logger.info({ signal }, 'shutting down');
+    const hard = setTimeout(() => {
+      logger.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 5000);
+    hard.unref();
+    void worker.stop().then(() => process.exit(0));
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  worker.done.then(
+    () => {
+      if (!worker.isDraining()) {
+        logger.fatal('the consumer stopped unexpectedly');
+        void worker.stop().finally(() => process.exit(1));
+      }
+    },
+    (err: unknown) => {
+      logger.fatal({ err }, 'webhook worker failed');
+      void worker.stop().finally(() => process.exit(1));
+    },
+  );
+}
+
+if (require.main === module) {
+  void main().catch((err: unknown) => {
+    process.stderr.write(`webhook-worker: failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}

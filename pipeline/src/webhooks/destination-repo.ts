@@ -1,0 +1,256 @@
+/**
+ * Webhook destinations and dead letters in PostgreSQL (infra/migrations/0005_webhooks.sql). The one place that
+ * reads the signing secret is `getDestinationForDelivery`; listings never select it.
+ */
+import type { IdentityEventName } from '../../../contracts/src/webhooks';
+import type { Db } from '../../../infra/runtime/db';
+import { newDestinationId } from './destination-rules';
+import { generateSecret } from './sign';
+
+export interface WebhookDestination {
+  store_id: string;
+  destination_id: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  disabled_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** What the delivery worker needs of a destination, secret included. */
+export interface DeliveryDestination {
+  storeId: string;
+  destinationId: string;
+  url: string;
+  /** Signing secrets, newest first (one today; several would sign a rotation window). */
+  secrets: string[];
+  enabled: boolean;
+  disabledReason: string | null;
+}
+
+const PUBLIC_COLUMNS = 'store_id, destination_id, url, events, enabled, disabled_reason, created_at, updated_at';
+
+export async function createDestination(
+  db: Db,
+  input: { storeId: string; url: string; events: readonly IdentityEventName[] },
+): Promise<{ destination: WebhookDestination; secret: string }> {
+  const secret = generateSecret();
+  const [row] = await db.query<WebhookDestination>(
+    'webhook.destination.insert',
+    `insert into webhook_destinations (store_id, destination_id, url, secret, events)
+     values ($1, $2, $3, $4, $5::text[]) returning ${PUBLIC_COLUMNS}`,
+    [input.storeId, newDestinationId(), input.url, secret, input.events],
+  );
+  return { destination: row!, secret };
+}
+
+export function listDestinations(db: Db, storeId: string): Promise<WebhookDestination[]> {
+  return db.query<WebhookDestination>(
+    'webhook.destination.list',
+    `select ${PUBLIC_COLUMNS} from webhook_destinations where store_id = $1 order by created_at, destination_id`,
+    [storeId],
+  );
+}
+
+export async function getDestination(
+  db: Db,
+  storeId: string,
+  destinationId: string,
+): Promise<WebhookDestination | null> {
+  const rows = await db.query<WebhookDestination>(
+    'webhook.destination.get',
+    `select ${PUBLIC_COLUMNS} from webhook_destinations where store_id = $1 and destination_id = $2`,
+    [storeId, destinationId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function getDestinationForDelivery(
+  db: Db,
+  storeId: string,
+  destinationId: string,
+): Promise<DeliveryDestination | null> {
+  const rows = await db.query<{ url: string; secret: string; enabled: boolean; disabled_reason: string | null }>(
+    'webhook.destination.for_delivery',
+    `select url, secret, enabled, disabled_reason from webhook_destinations
+     where store_id = $1 and destination_id = $2`,
+    [storeId, destinationId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    storeId,
+    destinationId,
+    url: row.url,
+    secrets: [row.secret],
+    enabled: row.enabled,
+    disabledReason: row.disabled_reason,
+  };
+}
+
+/** Enables (clearing the reason) or disables a destination; false when there is no such destination. */
+export async function setDestinationEnabled(
+  db: Db,
+  storeId: string,
+  destinationId: string,
+  enabled: boolean,
+  reason: string | null,
+): Promise<WebhookDestination | null> {
+  const rows = await db.query<WebhookDestination>(
+    'webhook.destination.set_enabled',
+    `update webhook_destinations set enabled = $3, disabled_reason = $4, updated_at = now()
+     where store_id = $1 and destination_id = $2 returning ${PUBLIC_COLUMNS}`,
+    [storeId, destinationId, enabled, enabled ? null : reason],
+  );
+  return rows[0] ?? null;
+}
+
+export async function removeDestination(db: Db, storeId: string, destinationId: string): Promise<boolean> {
+  const rows = await db.query(
+    'webhook.destination.delete',
+    'delete from webhook_destinations where store_id = $1 and destination_id = $2 returning 1',
+    [storeId, destinationId],
+  );
+  return rows.length > 0;
+}
+
+/** Replaces the signing secret; returns the new one, or null when there is no such destination. */
+export async function rotateDestinationSecret(db: Db, storeId: string, destinationId: string): Promise<string | null> {
+  const secret = generateSecret();
+  const rows = await db.query(
+    'webhook.destination.rotate',
+    `update webhook_destinations set secret = $3, updated_at = now()
+     where store_id = $1 and destination_id = $2 returning 1`,
+    [storeId, destinationId, secret],
+  );
+  return rows.length ? secret : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Dead letters
+// ---------------------------------------------------------------------------------------------------------------
+
+export interface NewDeadLetter {
+  storeId: string;
+  destinationId: string;
+  webhookId: string;
+  eventName: string;
+  body: string;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string;
+}
+
+/**
+ * Records a delivery that will not be retried. Idempotent: while a dead letter of the same delivery waits (not
+ * redriven), a second one (a redelivery after a crash between insert and ack) is not added. Returns the id of
+ * the dead letter, new or existing.
+ */
+export async function insertDeadLetter(db: Db, dl: NewDeadLetter): Promise<number> {
+  const rows = await db.query<{ id: string }>(
+    'webhook.dead_letter.insert',
+    `with existing as (
+       select id from webhook_dead_letters
+       where store_id = $1 and destination_id = $2 and webhook_id = $3 and redriven_at is null
+       limit 1
+     ), inserted as (
+       insert into webhook_dead_letters
+         (store_id, destination_id, webhook_id, event_name, body, attempts, last_status, last_error)
+       select $1, $2, $3, $4, $5, $6, $7, $8 where not exists (select 1 from existing)
+       returning id
+     )
+     select id from inserted union all select id from existing`,
+    [
+      dl.storeId,
+      dl.destinationId,
+      dl.webhookId,
+      dl.eventName,
+      dl.body,
+      dl.attempts,
+      dl.lastStatus,
+      dl.lastError.slice(0, 2000),
+    ],
+  );
+  return Number(rows[0]?.id ?? 0);
+}
+
+export interface DeadLetterRow {
+  id: number;
+  destination: string;
+  webhook_id: string;
+  event_name: string;
+  attempts: number;
+  last_status: number | null;
+  last_error: string;
+  created_at: Date;
+  redriven_at: Date | null;
+}
+
+export interface DeadLetterFilter {
+  storeId: string;
+  destinationId?: string;
+  id?: number;
+  /** Include dead letters already redriven. */
+  includeRedriven?: boolean;
+}
+
+export async function listDeadLetters(db: Db, f: DeadLetterFilter): Promise<DeadLetterRow[]> {
+  const rows = await db.query<Omit<DeadLetterRow, 'id'> & { id: string }>(
+    'webhook.dead_letter.list',
+    `select id, destination_id as destination, webhook_id, event_name, attempts, last_status, last_error,
+            created_at, redriven_at
+     from webhook_dead_letters
+     where store_id = $1 and ($2::text is null or destination_id = $2) and ($3::bigint is null or id = $3)
+       and ($4 or redriven_at is null)
+     order by id`,
+    [f.storeId, f.destinationId ?? null, f.id ?? null, f.includeRedriven ?? false],
+  );
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+export interface RedriveCandidate {
+  id: number;
+  destinationId: string;
+  webhookId: string;
+  eventName: string;
+  body: string;
+  /** null when the destination was removed. */
+  destinationEnabled: boolean | null;
+}
+
+export async function deadLettersToRedrive(db: Db, f: DeadLetterFilter): Promise<RedriveCandidate[]> {
+  const rows = await db.query<{
+    id: string;
+    destination_id: string;
+    webhook_id: string;
+    event_name: string;
+    body: string;
+    enabled: boolean | null;
+  }>(
+    'webhook.dead_letter.to_redrive',
+    `select l.id, l.destination_id, l.webhook_id, l.event_name, l.body, d.enabled
+     from webhook_dead_letters l
+     left join webhook_destinations d on d.store_id = l.store_id and d.destination_id = l.destination_id
+     where l.store_id = $1 and ($2::text is null or l.destination_id = $2) and ($3::bigint is null or l.id = $3)
+       and l.redriven_at is null
+     order by l.id`,
+    [f.storeId, f.destinationId ?? null, f.id ?? null],
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    destinationId: r.destination_id,
+    webhookId: r.webhook_id,
+    eventName: r.event_name,
+    body: r.body,
+    destinationEnabled: r.enabled,
+  }));
+}
+
+export async function markRedriven(db: Db, id: number): Promise<void> {
+  await db.query(
+    'webhook.dead_letter.mark_redriven',
+    'update webhook_dead_letters set redriven_at = now() where id = $1 and redriven_at is null',
+    [id],
+  );
+}

@@ -1,0 +1,58 @@
+/** Prometheus metrics of the webhook delivery worker (DESIGN D12), on a registry of its own. */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export function createWebhookMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    deliveries: new Counter({
+      name: 'webhook_deliveries_total',
+      help:
+        'Delivery messages handled, by outcome: delivered (2xx), retry (asked for redelivery later), dead_letter ' +
+        '(retries exhausted, destination disabled or removed, undecodable), disabled (410: destination disabled), ' +
+        'requeued (internal trouble or shutdown: redelivered soon, not a receiver failure)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    attempts: new Counter({
+      name: 'webhook_attempts_total',
+      help: 'HTTP attempts by status class (2xx, 3xx, 4xx, 5xx, timeout, network_error, aborted)',
+      labelNames: ['status'] as const,
+      registers: [registry],
+    }),
+    duration: new Histogram({
+      name: 'webhook_delivery_duration_seconds',
+      help: 'Time of one HTTP attempt, from request to classified answer, by status class',
+      labelNames: ['status'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
+    lag: new Histogram({
+      name: 'webhook_delivery_lag_seconds',
+      help: 'Time from enqueueing a delivery to its successful attempt (includes retries)',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60, 300, 3600, 86400],
+      registers: [registry],
+    }),
+    inFlight: new Gauge({
+      name: 'webhook_in_flight',
+      help: 'Deliveries being attempted now by this worker',
+      registers: [registry],
+    }),
+    consumerPending: new Gauge({
+      name: 'webhook_consumer_pending',
+      help: 'Deliveries of the shared consumer: pending = not yet handed to a worker, ack_pending = in flight or waiting for a retry',
+      labelNames: ['state'] as const,
+      registers: [registry],
+    }),
+    dbQuery: new Histogram({
+      name: 'webhook_db_query_duration_seconds',
+      help: 'PostgreSQL query time by tag',
+      labelNames: ['tag', 'ok'] as const,
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+      registers: [registry],
+    }),
+  };
+}
+
+export type WebhookMetrics = ReturnType<typeof createWebhookMetrics>;

@@ -1,0 +1,153 @@
+/**
+ * `npm run bench -- pipeline`: the whole pipeline on the demo stream.
+ * 1. Throughput: the demo stream is accepted into JetStream first (through the API), then the daemon is
+ *    started and timed until every event is committed to the views: events/s from stream to views.
+ * 2. Visibility: with the daemon running, demo events are pushed at a steady rate and the time from API
+ *    acceptance to commit in the views is read from the daemon's pipeline_visibility_seconds histogram.
+ */
+import { planDemo } from '../demo/generate';
+import { pushDemo } from '../demo/push';
+import { startBenchEnv } from './bench-env';
+
+export interface PipelineBenchOptions {
+  events: number;
+  rate: number;
+  liveSeconds: number;
+}
+
+/** Quantile from a Prometheus histogram's cumulative buckets (linear within a bucket). */
+export function histogramQuantile(text: string, name: string, q: number): number | null {
+  const buckets: Array<{ le: number; count: number }> = [];
+  for (const line of text.split('\n')) {
+    const m = new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\d+)`).exec(line);
+    if (m) buckets.push({ le: m[1] === '+Inf' ? Infinity : Number(m[1]), count: Number(m[2]) });
+  }
+  const total = buckets.at(-1)?.count ?? 0;
+  if (total === 0) return null;
+  const rank = q * total;
+  let prev = { le: 0, count: 0 };
+  for (const b of buckets) {
+    if (b.count >= rank) {
+      if (b.le === Infinity) return prev.le;
+      return prev.le + ((b.le - prev.le) * (rank - prev.count)) / Math.max(1, b.count - prev.count);
+    }
+    prev = b;
+  }
+  return prev.le;
+}
+
+async function storedCount(env: Awaited<ReturnType<typeof startBenchEnv>>): Promise<number> {
+  const [r] = await env.db.query<{ n: string }>(
+    'bench.count',
+    'select count(*) as n from raw_events where store_id = $1',
+    [env.store.store_id],
+  );
+  return Number(r!.n);
+}
+
+export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
+  const env = await startBenchEnv({ withPipeline: false });
+  try {
+    const start = new Date(Date.now() - 30 * 86_400_000);
+    const demo = planDemo({ events: opts.events, seed: 42, start, days: 30 });
+    const t0 = Date.now();
+    await pushDemo({ apiUrl: env.apiUrl, ingestKey: env.credentials.ingest_key, stream: demo, concurrency: 4 });
+    const loadSeconds = (Date.now() - t0) / 1000;
+    console.error(
+      `bench: ${demo.summary.events} demo events accepted into the stream in ${loadSeconds.toFixed(1)} s; starting the pipeline`,
+    );
+
+    const started = Date.now();
+    await env.startPipeline();
+    while ((await storedCount(env)) < demo.summary.events) await new Promise((r) => setTimeout(r, 100));
+    const seconds = (Date.now() - started) / 1000;
+    const throughput = Math.round(demo.summary.events / seconds);
+    console.error(
+      `bench: pipeline committed them in ${seconds.toFixed(1)} s (${throughput} events/s); measuring visibility at ${opts.rate} events/s`,
+    );
+
+    // Steady-rate phase: a fresh stream (another seed, recent days) pushed at the given rate.
+    const live = planDemo({
+      events: opts.rate * opts.liveSeconds,
+      seed: 43,
+      start: new Date(Date.now() - 86_400_000),
+      days: 1,
+    });
+    const before = await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
+    const visibleBefore = histogramCount(before);
+    const pushed = await pushPaced(env.apiUrl, env.credentials.ingest_key, [...live.events()], opts.rate);
+    const target = demo.summary.events + pushed;
+    while ((await storedCount(env)) < target) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 500));
+    const metrics = await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
+    const p50 = histogramQuantileSince(before, metrics, 0.5);
+    const p95 = histogramQuantileSince(before, metrics, 0.95);
+    console.log(
+      JSON.stringify(
+        {
+          bench: 'pipeline',
+          demo_events: demo.summary.events,
+          demo_orders: demo.orders.length,
+          throughput_events_per_s: throughput,
+          throughput_seconds: Number(seconds.toFixed(2)),
+          visibility: {
+            rate_events_per_s: opts.rate,
+            events: histogramCount(metrics) - visibleBefore,
+            p50_s: p50 === null ? null : Number(p50.toFixed(3)),
+            p95_s: p95 === null ? null : Number(p95.toFixed(3)),
+          },
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await env.close();
+  }
+}
+
+const VIS = 'pipeline_visibility_seconds';
+
+function histogramCount(text: string): number {
+  const m = new RegExp(`^${VIS}_count (\\d+)`, 'm').exec(text);
+  return m ? Number(m[1]) : 0;
+}
+
+/** Quantile of the observations made between two scrapes of the histogram. */
+function histogramQuantileSince(before: string, after: string, q: number): number | null {
+  const parse = (text: string) =>
+    new Map(
+      text
+        .split('\n')
+        .map((l) => new RegExp(`^${VIS}_bucket\\{le="([^"]+)"\\} (\\d+)`).exec(l))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => [m[1]!, Number(m[2])] as const),
+    );
+  const b = parse(before);
+  const a = parse(after);
+  const diff = [...a].map(([le, n]) => `${VIS}_bucket{le="${le}"} ${n - (b.get(le) ?? 0)}`).join('\n');
+  return histogramQuantile(diff, VIS, q);
+}
+
+/** Posts events in batches every 100 ms so that they arrive at about `rate` per second; returns the count. */
+async function pushPaced(apiUrl: string, ingestKey: string, events: unknown[], rate: number): Promise<number> {
+  const perTick = Math.max(1, Math.round(rate / 10));
+  const inFlight: Array<Promise<void>> = [];
+  const t0 = Date.now();
+  for (let i = 0, tick = 0; i < events.length; i += perTick, tick++) {
+    const wait = t0 + tick * 100 - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const body = JSON.stringify(events.slice(i, i + perTick));
+    inFlight.push(
+      fetch(`${apiUrl}/v2-4-2/api/events`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Ingest-Key': ingestKey },
+        body,
+      }).then(async (res) => {
+        if (res.status !== 200) throw new Error(`ingest answered ${res.status}: ${await res.text()}`);
+      }),
+    );
+  }
+  await Promise.all(inFlight);
+  return events.length;
+}
