@@ -53,5 +53,11 @@ test-unit: generate
 test-integration: generate
 	@npx jest --selectProjects integration --runInBand --detectOpenHandles --forceExit
 
+cluster: generate ## Three-node JetStream cluster, two pipeline workers, API and webhook worker (foreground)
+	@bash infra/local/cluster.sh
+
+cluster-stop: ## Stop the cluster's NATS nodes (and the local PostgreSQL: make stop)
+	@bash infra/local/stop-cluster.sh
+
 bench: generate ## Benchmarks: make bench ARGS=ingest|pipeline|api
 	@npm run --silent bench -- $(ARGS)

@@ -102,6 +102,19 @@ export async function startBenchEnv(opts: { withPipeline?: boolean; timezone?: s
   const apiUrl = `http://127.0.0.1:${port}`;
   await waitReady(`${apiUrl}/readyz`);
 
+  const close = async (): Promise<void> => {
+    await Promise.all([stopChild(api), pipeline ? stopChild(pipeline) : Promise.resolve()]);
+    await db.close();
+    if (dataDir) {
+      stopLocalServices(dataDir);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  };
+  // An interrupted benchmark still stops what it started.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void close().finally(() => process.exit(130)));
+  }
+
   return {
     natsUrl,
     databaseUrl,
@@ -115,14 +128,7 @@ export async function startBenchEnv(opts: { withPipeline?: boolean; timezone?: s
       if (pipeline) await stopChild(pipeline);
       pipeline = null;
     },
-    close: async () => {
-      await Promise.all([stopChild(api), pipeline ? stopChild(pipeline) : Promise.resolve()]);
-      await db.close();
-      if (dataDir) {
-        stopLocalServices(dataDir);
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      }
-    },
+    close,
   };
 }
 

@@ -2,10 +2,12 @@
  * Benchmarks. Each prints its figures as JSON on stdout.
  *   npm run bench -- ingest     [--events 100000] [--batch 500] [--concurrency 8]
  *   npm run bench -- pipeline   [--events 100000] [--rate 1000] [--live-seconds 20]
+ *   npm run bench -- api        [--events 1000000] [--seconds 20] [--concurrency 4]
  */
 import { Command } from 'commander';
 import { benchIngest } from './ingest';
 import { benchPipeline } from './pipeline';
+import { benchApi } from './api';
 
 const program = new Command('bench').description(
   'Performance benchmarks; each starts its own services unless NATS_URL and DATABASE_URL are set',
@@ -31,6 +33,18 @@ program
   .option('--live-seconds <n>', 'length of the visibility phase', '20')
   .action(async (o: { events: string; rate: string; liveSeconds: string }) => {
     await benchPipeline({ events: Number(o.events), rate: Number(o.rate), liveSeconds: Number(o.liveSeconds) });
+  });
+
+program
+  .command('api')
+  .description(
+    'get-list (3 dimensions, 90-day range) latency and requests/s over a demo store, alone and while ingesting',
+  )
+  .option('--events <n>', 'demo events in the store', '1000000')
+  .option('--seconds <n>', 'length of each measuring phase', '20')
+  .option('--concurrency <n>', 'requests in flight', '4')
+  .action(async (o: { events: string; seconds: string; concurrency: string }) => {
+    await benchApi({ events: Number(o.events), seconds: Number(o.seconds), concurrency: Number(o.concurrency) });
   });
 
 program.parseAsync().catch((err: unknown) => {

@@ -1,0 +1,171 @@
+/**
+ * `npm run bench -- api`: latency and throughput of get-list (3 dimensions, 90-day range) over a store
+ * loaded with demo data (1 million events by default), alone and while ingestion runs.
+ * The rate limit is 5 requests/s per key and operation, so the load generator spreads its requests over
+ * many API keys of the store (created for the run), as many consumers of one store would.
+ */
+import { randomBytes } from 'node:crypto';
+import { GOALS, MODELS } from '../../contracts/src/attribution';
+import { digestCredential } from '../../infra/runtime/credentials';
+import { planDemo } from '../demo/generate';
+import { pushDemo } from '../demo/push';
+import { percentile, startBenchEnv } from './bench-env';
+
+export interface ApiBenchOptions {
+  events: number;
+  seconds: number;
+  concurrency: number;
+}
+
+const DIMENSION_SETS = [
+  ['campaign', 'channel', 'source'],
+  ['channel', 'source', 'medium'],
+  ['source', 'medium', 'landing_page'],
+];
+
+interface Phase {
+  requests: number;
+  errors: number;
+  requests_per_s: number;
+  latency_ms: { p50: number; p90: number; p99: number; max: number };
+}
+
+async function loadPhase(
+  apiUrl: string,
+  keys: string[],
+  seconds: number,
+  concurrency: number,
+  start: string,
+  end: string,
+): Promise<Phase> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let k = 0;
+  const deadline = Date.now() + seconds * 1000;
+  const worker = async (): Promise<void> => {
+    while (Date.now() < deadline) {
+      const i = k++;
+      const body = {
+        start_date: start,
+        end_date: end,
+        dimensions: DIMENSION_SETS[i % DIMENSION_SETS.length],
+        model: MODELS[i % MODELS.length],
+        goal: GOALS[(i >> 2) % GOALS.length],
+        page: 1 + (i % 3),
+        page_size: 50,
+        orders: [{ column: 'conversions', order: 'desc' }],
+      };
+      const t = performance.now();
+      const res = await fetch(`${apiUrl}/v2-4-2/api/all-attribution/get-list`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ApiKey: keys[i % keys.length]! },
+        body: JSON.stringify(body),
+      });
+      await res.arrayBuffer();
+      latencies.push(performance.now() - t);
+      if (res.status !== 200) errors++;
+    }
+  };
+  const t0 = Date.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsed = (Date.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  const r = (x: number) => Number(x.toFixed(1));
+  return {
+    requests: latencies.length,
+    errors,
+    requests_per_s: Math.round(latencies.length / elapsed),
+    latency_ms: {
+      p50: r(percentile(latencies, 50)),
+      p90: r(percentile(latencies, 90)),
+      p99: r(percentile(latencies, 99)),
+      max: r(latencies.at(-1) ?? 0),
+    },
+  };
+}
+
+export async function benchApi(opts: ApiBenchOptions): Promise<void> {
+  const env = await startBenchEnv();
+  try {
+    const days = 90;
+    const first = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - days * 86_400_000);
+    const demo = planDemo({ events: opts.events, seed: 90, start: first, days });
+    const t0 = Date.now();
+    console.error(`bench: loading ${opts.events} demo events over ${days} days through the API and the pipeline...`);
+    await pushDemo({
+      apiUrl: env.apiUrl,
+      ingestKey: env.credentials.ingest_key,
+      stream: demo,
+      concurrency: 4,
+      onProgress: (p) => {
+        if (p.events % 100_000 < 500)
+          console.error(`bench: ${p.events} events pushed (${Math.round((Date.now() - t0) / 1000)} s)`);
+      },
+    });
+    for (;;) {
+      const [r] = await env.db.query<{ n: string }>(
+        'bench.count',
+        'select count(*) as n from raw_events where store_id = $1',
+        [env.store.store_id],
+      );
+      if (Number(r!.n) >= demo.summary.events) break;
+      await new Promise((res) => setTimeout(res, 1000));
+    }
+    const loadSeconds = (Date.now() - t0) / 1000;
+    const [rows] = await env.db.query<{ n: string }>(
+      'bench.rows',
+      'select count(*) as n from attribution_daily where store_id = $1',
+      [env.store.store_id],
+    );
+    console.error(
+      `bench: loaded in ${loadSeconds.toFixed(0)} s (${rows!.n} attribution rollup rows); measuring get-list`,
+    );
+
+    // Keys for the load generator: 5 requests/s each, so enough of them never to hit the limit.
+    const keys: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const key = `ak_${randomBytes(32).toString('base64url')}`;
+      await env.db.query('bench.key', "insert into credentials (store_id, kind, digest) values ($1, 'api_key', $2)", [
+        env.store.store_id,
+        digestCredential(key),
+      ]);
+      keys.push(key);
+    }
+    const day = (d: Date) => d.toISOString().slice(0, 10);
+    const end = day(new Date(first.getTime() + days * 86_400_000));
+    await loadPhase(env.apiUrl, keys, 2, opts.concurrency, day(first), end); // warm-up
+    const alone = await loadPhase(env.apiUrl, keys, opts.seconds, opts.concurrency, day(first), end);
+
+    // The same while ingestion runs: another demo stream pushed as fast as the API takes it.
+    const more = planDemo({ events: 200_000, seed: 91, start: new Date(Date.now() - 86_400_000), days: 1 });
+    const ingest = pushDemo({
+      apiUrl: env.apiUrl,
+      ingestKey: env.credentials.ingest_key,
+      stream: more,
+      concurrency: 2,
+    });
+    await new Promise((r) => setTimeout(r, 2000));
+    const underIngestion = await loadPhase(env.apiUrl, keys, opts.seconds, opts.concurrency, day(first), end);
+    const pushed = await ingest.catch((err: unknown) => ({ error: String(err) }));
+
+    console.log(
+      JSON.stringify(
+        {
+          bench: 'api',
+          operation: 'get-list, 3 dimensions, 90-day range, page_size 50',
+          store_events: demo.summary.events,
+          rollup_rows: Number(rows!.n),
+          load_seconds: Math.round(loadSeconds),
+          concurrency: opts.concurrency,
+          alone,
+          while_ingesting: underIngestion,
+          ingestion_during_phase: 'events' in pushed ? { events: pushed.events, seconds: pushed.seconds } : pushed,
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await env.close();
+  }
+}
