@@ -64,7 +64,7 @@ export interface RawEventRow {
 
 /**
  * Inserts raw events; returns the keys (`storeId\0eventId`) that were new. The rows travel as one JSON
- * document (jsonb_to_recordset): for ~2 KB payloads that is several times cheaper than text arrays, whose
+ * document (json_to_recordset): for ~2 KB payloads that is several times cheaper than text arrays, whose
  * literal escaping dominates on both sides.
  */
 export async function insertRawEvents(db: Db, client: PoolClient, rows: readonly RawEventRow[]): Promise<Set<string>> {
@@ -80,7 +80,7 @@ export async function insertRawEvents(db: Db, client: PoolClient, rows: readonly
     'raw_events.insert',
     `insert into raw_events (store_id, event_id, client_id, name, occurred_at, received_at, stream_seq, payload)
      select s, e, c, n, o, r, q, p
-     from jsonb_to_recordset($1::jsonb) as t(s text, e text, c text, n text, o timestamptz, r timestamptz, q bigint, p jsonb)
+     from json_to_recordset($1::json) as t(s text, e text, c text, n text, o timestamptz, r timestamptz, q bigint, p json)
      on conflict (store_id, event_id) do nothing
      returning store_id, event_id`,
     [doc],

@@ -104,31 +104,35 @@ async function insertEventFacts(
   events: readonly EventFact[],
 ): Promise<void> {
   if (events.length === 0) return;
+  // One JSON document rather than text arrays (see insertRawEvents).
+  const doc = JSON.stringify(
+    events.map((e) => ({
+      e: e.eventId,
+      c: e.clientId,
+      n: e.name,
+      o: new Date(e.at).toISOString(),
+      u: e.pageUrl,
+      r: e.referrer,
+      m: e.email,
+      k: e.customerId,
+      d: e.orderId,
+      t: e.checkoutToken,
+      f: e.isFirstOrder,
+      v: e.valueMicros,
+      vo: e.valueOrig,
+      co: e.currencyOrig,
+      l: e.lines,
+    })),
+  );
   await q(
     'facts.events_insert',
     `insert into event_facts (store_id, event_id, client_id, name, occurred_at, page_url, referrer, email, customer_id, order_id,
                               checkout_token, is_first_order, value_micros, value_orig, currency_orig, lines)
-     select $1, * from unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::text[], $9::text[],
-                              $10::text[], $11::text[], $12::boolean[], $13::bigint[], $14::numeric[], $15::text[], $16::jsonb[])
+     select $1, e, c, n, o, u, r, m, k, d, t, f, v, vo, co, coalesce(l, '[]')
+     from jsonb_to_recordset($2::jsonb) as x(e text, c text, n text, o timestamptz, u text, r text, m text, k text, d text, t text,
+                                             f boolean, v bigint, vo numeric, co text, l jsonb)
      on conflict (store_id, event_id) do nothing`,
-    [
-      storeId,
-      events.map((e) => e.eventId),
-      events.map((e) => e.clientId),
-      events.map((e) => e.name),
-      events.map((e) => new Date(e.at).toISOString()),
-      events.map((e) => e.pageUrl),
-      events.map((e) => e.referrer),
-      events.map((e) => e.email),
-      events.map((e) => e.customerId),
-      events.map((e) => e.orderId),
-      events.map((e) => e.checkoutToken),
-      events.map((e) => e.isFirstOrder),
-      events.map((e) => e.valueMicros),
-      events.map((e) => e.valueOrig),
-      events.map((e) => e.currencyOrig),
-      events.map((e) => JSON.stringify(e.lines)),
-    ],
+    [storeId, doc],
     client,
   );
 }
