@@ -1,5 +1,6 @@
 /** Parses configuration from the environment once at boot; every problem is reported together (STYLE 41). */
-import type { z } from 'zod';
+import cron from 'node-cron';
+import { z } from 'zod';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -33,3 +34,21 @@ export function parsePartitionSet(spec: string, count: number): number[] {
   }
   return [...set].sort((a, b) => a - b);
 }
+
+/** Shared field schemas of the processes' configurations. */
+export const envInt = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+/** A required string; the message shows an example of a valid value. */
+export const envRequired = (example: string) => {
+  const error = `is required (e.g. ${example})`;
+  return z.string({ error }).min(1, error);
+};
+
+export const envLogLevel = () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+
+/** A cron expression (node-cron syntax), checked on its own so every problem is reported together. */
+export const envCron = (def: string) =>
+  z
+    .string()
+    .default(def)
+    .refine((v) => cron.validate(v), { message: 'is not a cron expression (e.g. "17 * * * *")' });

@@ -1,20 +1,16 @@
 /** Webhook delivery worker configuration, from environment variables only (DESIGN D12). */
 import { z } from 'zod';
-import { parseEnv } from '../../../infra/runtime/env';
+import { envInt, envLogLevel, envRequired, parseEnv } from '../../../infra/runtime/env';
 import { DEFAULT_BACKOFF_MS, MAX_RETRY_AFTER_MS, parseBackoffList } from '../webhooks/backoff';
 
-const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
-
-const required = (example: string) => {
-  const error = `is required (e.g. ${example})`;
-  return z.string({ error }).min(1, error);
-};
+const int = envInt;
+const required = envRequired;
 
 const schema = z
   .object({
     NATS_URL: required('nats://127.0.0.1:4222'),
     DATABASE_URL: required('postgres://user:pass@127.0.0.1:5432/attribution'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_LEVEL: envLogLevel(),
     /** Deliveries attempted at once by this worker. */
     WEBHOOK_CONCURRENCY: int(16, 1),
     /** Timeout of one HTTP attempt (connection, answer and the first bytes of a failure's body). */

@@ -1,17 +1,17 @@
 /** Query API configuration, from environment variables only (DESIGN D12). */
 import { z } from 'zod';
 import { DEFAULT_PARTITIONS } from '../../../contracts/src/subjects';
-import { parseEnv } from '../../../infra/runtime/env';
+import { envInt, envLogLevel, envRequired, parseEnv } from '../../../infra/runtime/env';
 
-const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+const int = envInt;
 
 const schema = z
   .object({
-    NATS_URL: z.string().min(1, 'is required (e.g. nats://127.0.0.1:4222)'),
-    DATABASE_URL: z.string().min(1, 'is required (e.g. postgres://user:pass@127.0.0.1:5432/attribution)'),
+    NATS_URL: envRequired('nats://127.0.0.1:4222'),
+    DATABASE_URL: envRequired('postgres://user:pass@127.0.0.1:5432/attribution'),
     PORT: int(8080),
     HOST: z.string().default('0.0.0.0'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_LEVEL: envLogLevel(),
     SHORT_LINK_HOST: z.string().min(1).default('localhost:8080'),
     EVENT_PARTITIONS: int(DEFAULT_PARTITIONS, 1),
     API_BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
