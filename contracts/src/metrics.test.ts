@@ -198,3 +198,35 @@ describe('roundTo', () => {
     expect(() => roundTo(1, digits)).toThrow(RangeError);
   });
 });
+
+describe('roundTo fast path', () => {
+  /** The exact decimal rounding roundTo always did: 15 significant digits, then half away from zero. */
+  function exactRoundTo(x: number, digits: number): number {
+    if (x === 0) return 0;
+    const exp = Number(Math.abs(x).toPrecision(15)).toExponential();
+    const m = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(exp)!;
+    const mantissa = m[1]! + (m[2] ?? '');
+    const kept = Number(m[3]) + 1 + digits;
+    if (kept < 0) return 0;
+    let scaled = BigInt(kept === 0 ? '0' : mantissa.slice(0, kept).padEnd(kept, '0'));
+    if (mantissa.charAt(kept) >= '5') scaled += 1n;
+    return scaled === 0n ? 0 : (x < 0 ? -1 : 1) * Number(`${scaled}e-${digits}`);
+  }
+
+  it('gives the exact decimal rounding for every kind of value', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.double({ min: -1e12, max: 1e12, noNaN: true }),
+          fc.integer({ min: -1e12, max: 1e12 }).map((n) => n / 1000),
+          fc.integer({ min: -1e9, max: 1e9 }).map((n) => n / 100 + 0.005),
+        ),
+        fc.constantFrom(0, 2, 4, 6),
+        (x, digits) => {
+          expect(roundTo(x, digits)).toBe(exactRoundTo(x, digits));
+        },
+      ),
+      { numRuns: 20000 },
+    );
+  });
+});

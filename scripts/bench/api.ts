@@ -9,12 +9,15 @@ import { GOALS, MODELS } from '../../contracts/src/attribution';
 import { digestCredential } from '../../infra/runtime/credentials';
 import { planDemo } from '../demo/generate';
 import { pushDemo } from '../demo/push';
+import { pushPaced } from './pipeline';
 import { percentile, startBenchEnv } from './bench-env';
 
 export interface ApiBenchOptions {
   events: number;
   seconds: number;
   concurrency: number;
+  /** Events/s pushed through the API during the second phase. */
+  ingestRate: number;
 }
 
 const DIMENSION_SETS = [
@@ -30,7 +33,7 @@ interface Phase {
   latency_ms: { p50: number; p90: number; p99: number; max: number };
 }
 
-async function loadPhase(
+export async function loadPhase(
   apiUrl: string,
   keys: string[],
   seconds: number,
@@ -136,17 +139,20 @@ export async function benchApi(opts: ApiBenchOptions): Promise<void> {
     await loadPhase(env.apiUrl, keys, 2, opts.concurrency, day(first), end); // warm-up
     const alone = await loadPhase(env.apiUrl, keys, opts.seconds, opts.concurrency, day(first), end);
 
-    // The same while ingestion runs: another demo stream pushed as fast as the API takes it.
-    const more = planDemo({ events: 200_000, seed: 91, start: new Date(Date.now() - 86_400_000), days: 1 });
-    const ingest = pushDemo({
-      apiUrl: env.apiUrl,
-      ingestKey: env.credentials.ingest_key,
-      stream: more,
-      concurrency: 2,
+    // The same while ingestion runs at a steady rate (a busy store's traffic), through the API and the pipeline.
+    const more = planDemo({
+      events: opts.ingestRate * (opts.seconds + 4),
+      seed: 91,
+      start: new Date(Date.now() - 86_400_000),
+      days: 1,
     });
+    const ingest = pushPaced(env.apiUrl, env.credentials.ingest_key, [...more.events()], opts.ingestRate);
     await new Promise((r) => setTimeout(r, 2000));
     const underIngestion = await loadPhase(env.apiUrl, keys, opts.seconds, opts.concurrency, day(first), end);
-    const pushed = await ingest.catch((err: unknown) => ({ error: String(err) }));
+    const pushed = await ingest.then(
+      (events) => ({ events, rate_events_per_s: opts.ingestRate }),
+      (err: unknown) => ({ error: String(err) }),
+    );
 
     console.log(
       JSON.stringify(
@@ -159,7 +165,7 @@ export async function benchApi(opts: ApiBenchOptions): Promise<void> {
           concurrency: opts.concurrency,
           alone,
           while_ingesting: underIngestion,
-          ingestion_during_phase: 'events' in pushed ? { events: pushed.events, seconds: pushed.seconds } : pushed,
+          ingestion_during_phase: pushed,
         },
         null,
         2,

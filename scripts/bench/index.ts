@@ -2,7 +2,7 @@
  * Benchmarks. Each prints its figures as JSON on stdout.
  *   npm run bench -- ingest     [--events 100000] [--batch 500] [--concurrency 8]
  *   npm run bench -- pipeline   [--events 100000] [--rate 1000] [--live-seconds 20]
- *   npm run bench -- api        [--events 1000000] [--seconds 20] [--concurrency 4]
+ *   npm run bench -- api        [--events 1000000] [--seconds 20] [--concurrency 4] [--ingest-rate 1000]
  */
 import { Command } from 'commander';
 import { benchIngest } from './ingest';
@@ -43,8 +43,14 @@ program
   .option('--events <n>', 'demo events in the store', '1000000')
   .option('--seconds <n>', 'length of each measuring phase', '20')
   .option('--concurrency <n>', 'requests in flight', '4')
-  .action(async (o: { events: string; seconds: string; concurrency: string }) => {
-    await benchApi({ events: Number(o.events), seconds: Number(o.seconds), concurrency: Number(o.concurrency) });
+  .option('--ingest-rate <n>', 'events/s pushed during the second phase', '1000')
+  .action(async (o: { events: string; seconds: string; concurrency: string; ingestRate: string }) => {
+    await benchApi({
+      events: Number(o.events),
+      seconds: Number(o.seconds),
+      concurrency: Number(o.concurrency),
+      ingestRate: Number(o.ingestRate),
+    });
   });
 
 program.parseAsync().catch((err: unknown) => {

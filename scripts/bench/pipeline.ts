@@ -132,7 +132,7 @@ function histogramQuantileSince(before: string, after: string, q: number): numbe
 }
 
 /** Posts events in batches every 100 ms so that they arrive at about `rate` per second; returns the count. */
-async function pushPaced(apiUrl: string, ingestKey: string, events: unknown[], rate: number): Promise<number> {
+export async function pushPaced(apiUrl: string, ingestKey: string, events: unknown[], rate: number): Promise<number> {
   const perTick = Math.max(1, Math.round(rate / 10));
   const inFlight: Array<Promise<void>> = [];
   const t0 = Date.now();

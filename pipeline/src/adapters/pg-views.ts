@@ -559,43 +559,67 @@ export async function insertCredits(
 }
 
 /** Applies a rollup delta to attribution_daily (sorted keys: concurrent workers lock rows in one order). */
-export async function applyAttributionDelta(
+/** The rollup key without the landing page (the attribution_by_source rollup). */
+export function withoutLandingPage(delta: Map<string, RollupDelta>): Map<string, RollupDelta> {
+  const out = new Map<string, RollupDelta>();
+  for (const [k, d] of delta) {
+    const parts = k.split('\u0000');
+    parts[7] = '';
+    const key = parts.join('\u0000');
+    const cur = out.get(key) ?? { weight: 0, newWeight: 0, valueMicros: 0, cogsMicros: 0 };
+    cur.weight += d.weight;
+    cur.newWeight += d.newWeight;
+    cur.valueMicros += d.valueMicros;
+    cur.cogsMicros += d.cogsMicros;
+    out.set(key, cur);
+  }
+  return out;
+}
+
+const ROLLUP_DIMS = [
+  'day',
+  'goal',
+  'model',
+  'channel',
+  'source',
+  'medium',
+  'campaign',
+  'landing_page',
+  'platform',
+] as const;
+
+/** Adds a delta to one attribution rollup table and removes the groups it brought back to zero. */
+async function upsertRollup(
   q: Q,
   client: PoolClient,
   storeId: string,
+  table: 'attribution_daily' | 'attribution_by_source',
   delta: Map<string, RollupDelta>,
 ): Promise<void> {
+  // Sorted keys: concurrent workers lock rollup rows in one order.
   const entries = [...delta]
     .filter(([, d]) => d.weight || d.newWeight || d.valueMicros || d.cogsMicros)
     .sort(([a], [b]) => (a < b ? -1 : 1));
   if (entries.length === 0) return;
+  const dims = ROLLUP_DIMS.filter((d) => table === 'attribution_daily' || d !== 'landing_page');
   const parts = entries.map(([k]) => k.split('\u0000'));
-  const col = (i: number) => parts.map((p) => p[i]);
   const args = [
     storeId,
-    col(0),
-    col(1),
-    col(2),
-    col(3),
-    col(4),
-    col(5),
-    col(6),
-    col(7),
-    col(8),
+    ...dims.map((d) => parts.map((p) => p[ROLLUP_DIMS.indexOf(d)])),
     entries.map(([, d]) => d.weight),
     entries.map(([, d]) => d.newWeight),
     entries.map(([, d]) => d.valueMicros),
     entries.map(([, d]) => d.cogsMicros),
   ];
-  const input = `unnest($2::date[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
-                        $11::bigint[], $12::bigint[], $13::bigint[], $14::bigint[])
-    as t(day, goal, model, channel, source, medium, campaign, landing_page, platform, weight, new_weight, value_micros, cogs_micros)`;
+  const types = dims.map((d, i) => `$${i + 2}::${d === 'day' ? 'date' : 'text'}[]`);
+  const n = dims.length + 2;
+  const input = `unnest(${types.join(', ')}, $${n}::bigint[], $${n + 1}::bigint[], $${n + 2}::bigint[], $${n + 3}::bigint[])
+    as t(${dims.join(', ')}, weight, new_weight, value_micros, cogs_micros)`;
   await q(
-    'views.attribution_upsert',
-    `insert into attribution_daily as a (store_id, day, goal, model, channel, source, medium, campaign, landing_page, platform,
-                                         weight, new_weight, value_micros, cogs_micros)
+    `views.${table}_upsert`,
+    `insert into ${table} as a (store_id, ${dims.join(', ')}, weight, new_weight, value_micros, cogs_micros)
      select $1, * from ${input}
-     on conflict (store_id, goal, model, day, channel, source, medium, campaign, landing_page, platform) do update set
+     on conflict (store_id, goal, model, ${dims.filter((d) => d !== 'goal' && d !== 'model').join(', ')}) do update set
        weight = a.weight + excluded.weight, new_weight = a.new_weight + excluded.new_weight,
        value_micros = a.value_micros + excluded.value_micros, cogs_micros = a.cogs_micros + excluded.cogs_micros`,
     args,
@@ -603,15 +627,24 @@ export async function applyAttributionDelta(
   );
   // A group whose credits were all retracted is removed, as a recomputation would not have it.
   await q(
-    'views.attribution_prune',
-    `delete from attribution_daily a using ${input}
-     where a.store_id = $1 and a.goal = t.goal and a.model = t.model and a.day = t.day and a.channel = t.channel
-       and a.source = t.source and a.medium = t.medium and a.campaign = t.campaign and a.landing_page = t.landing_page
-       and a.platform = t.platform
+    `views.${table}_prune`,
+    `delete from ${table} a using ${input}
+     where a.store_id = $1 and ${dims.map((d) => `a.${d} = t.${d}`).join(' and ')}
        and a.weight = 0 and a.new_weight = 0 and a.value_micros = 0 and a.cogs_micros = 0`,
     args,
     client,
   );
+}
+
+/** Applies a credit delta to both attribution rollups (with and without the landing page). */
+export async function applyAttributionDelta(
+  q: Q,
+  client: PoolClient,
+  storeId: string,
+  delta: Map<string, RollupDelta>,
+): Promise<void> {
+  await upsertRollup(q, client, storeId, 'attribution_daily', delta);
+  await upsertRollup(q, client, storeId, 'attribution_by_source', withoutLandingPage(delta));
 }
 
 // ---------------------------------------------------------------------------------------------------------

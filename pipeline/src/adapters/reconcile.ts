@@ -16,13 +16,21 @@ import {
   rollupKey,
   type SpendDelta,
   writeConversions,
+  withoutLandingPage,
   writeSessions,
 } from './pg-views';
 
 type Q = Db['query'];
 
 export interface DriftRow {
-  view: 'clients' | 'sessions' | 'conversions' | 'conversion_credits' | 'attribution_daily' | 'ad_spend_daily';
+  view:
+    | 'clients'
+    | 'sessions'
+    | 'conversions'
+    | 'conversion_credits'
+    | 'attribution_daily'
+    | 'attribution_by_source'
+    | 'ad_spend_daily';
   key: string;
   expected: unknown;
   actual: unknown;
@@ -101,7 +109,7 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
     );
     if (opts.repair) {
       await client.query(
-        'lock table clients, sessions, conversions, conversion_credits, attribution_daily, ad_spend_daily in exclusive mode',
+        'lock table clients, sessions, conversions, conversion_credits, attribution_daily, attribution_by_source, ad_spend_daily in exclusive mode',
       );
     }
     const [store] = await q<{ timezone: string; lookback_days: number }>(
@@ -269,12 +277,11 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
     const dayFilter = `and ($2::date is null or day >= $2::date) and ($3::date is null or day < $3::date)`;
     const rollupCols = `to_char(day, 'YYYY-MM-DD') as day, goal, model, channel, source, medium, campaign, landing_page, platform`;
     const compareRollup = (
-      view: 'attribution_daily' | 'conversion_credits',
+      view: 'attribution_daily' | 'attribution_by_source' | 'conversion_credits',
       rows: Array<Record<string, string>>,
+      expectedRows: Map<string, RollupDelta> = expectedRollup,
     ): void => {
-      const expected = new Map(
-        [...expectedRollup].filter(([k, d]) => !zero(d) && inRange(k.split('\u0000')[0]!, opts)),
-      );
+      const expected = new Map([...expectedRows].filter(([k, d]) => !zero(d) && inRange(k.split('\u0000')[0]!, opts)));
       for (const r of rows) {
         const k = rollupKey({
           day: r.day!,
@@ -308,6 +315,17 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
         [storeId, opts.from ?? null, opts.to ?? null],
         client,
       ),
+    );
+    compareRollup(
+      'attribution_by_source',
+      await q(
+        'reconcile.rollup_by_source',
+        `select ${rollupCols.replace('landing_page', "'' as landing_page")}, weight, new_weight, value_micros, cogs_micros
+         from attribution_by_source where store_id = $1 ${dayFilter}`,
+        [storeId, opts.from ?? null, opts.to ?? null],
+        client,
+      ),
+      withoutLandingPage(expectedRollup),
     );
     compareRollup(
       'conversion_credits',
@@ -372,7 +390,13 @@ async function repairViews(
     [storeId, clientIds, personIds.flatMap((p) => groups.get(p)!.map(() => p))],
     client,
   );
-  for (const table of ['conversion_credits', 'conversions', 'attribution_daily', 'ad_spend_daily']) {
+  for (const table of [
+    'conversion_credits',
+    'conversions',
+    'attribution_daily',
+    'attribution_by_source',
+    'ad_spend_daily',
+  ]) {
     await q(`repair.clear_${table}`, `delete from ${table} where store_id = $1`, [storeId], client);
   }
   // Re-insert conversions and credits person by person through the same writer the pipeline uses.

@@ -49,7 +49,15 @@ const STREAM_FACTS = [
   'link_clicks',
   'identity_links',
 ];
-const VIEWS = ['conversion_credits', 'conversions', 'sessions', 'clients', 'attribution_daily', 'ad_spend_daily'];
+const VIEWS = [
+  'conversion_credits',
+  'conversions',
+  'sessions',
+  'clients',
+  'attribution_daily',
+  'attribution_by_source',
+  'ad_spend_daily',
+];
 
 export async function emptyStore(db: Db, storeId: string): Promise<void> {
   await db.transaction('replay.empty', async (client) => {

@@ -24,7 +24,7 @@ const schema = z
       }),
     PIPELINE_BATCH_MAX: int(5000, 1),
     PIPELINE_FLUSH_MS: int(100, 1),
-    PIPELINE_PULL_MAX: int(1000, 1),
+    PIPELINE_PULL_MAX: int(500, 1),
     PIPELINE_HEALTH_PORT: int(9464),
     PIPELINE_HEALTH_HOST: z.string().default('127.0.0.1'),
     PIPELINE_SHUTDOWN_TIMEOUT_MS: int(25000, 1),

@@ -11,6 +11,7 @@ import type { ApiConfig } from './config';
 import type { AppContext } from './context';
 import { createApiMetrics } from './metrics';
 import { RateLimiter } from './rate-limiter';
+import { TtlCache } from '../services/ttl-cache';
 
 export interface RunningApi {
   ctx: AppContext;
@@ -39,6 +40,7 @@ export async function startApi(config: ApiConfig, logger: Logger): Promise<Runni
     logger,
     metrics,
     rateLimiter: new RateLimiter(),
+    reportCache: new TtlCache(config.reportCacheMs, 500),
     now: Date.now,
     isDraining: () => draining,
     readiness: {

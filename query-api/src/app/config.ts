@@ -20,6 +20,7 @@ const schema = z
     API_STATEMENT_TIMEOUT_MS: int(5000, 100),
     API_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
     API_SHUTDOWN_TIMEOUT_MS: int(10000, 1),
+    API_REPORT_CACHE_MS: int(2000),
   })
   .transform((env) => ({
     natsUrl: env.NATS_URL,
@@ -35,6 +36,7 @@ const schema = z
     statementTimeoutMs: env.API_STATEMENT_TIMEOUT_MS,
     trustProxy: env.API_TRUST_PROXY === 'true',
     shutdownTimeoutMs: env.API_SHUTDOWN_TIMEOUT_MS,
+    reportCacheMs: env.API_REPORT_CACHE_MS,
   }));
 
 export type ApiConfig = z.output<typeof schema>;

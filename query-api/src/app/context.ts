@@ -6,6 +6,8 @@ import type { EventPublisher } from '../adapters/event-publisher';
 import type { ApiConfig } from './config';
 import type { ApiMetrics } from './metrics';
 import type { RateLimiter } from './rate-limiter';
+import type { TtlCache } from '../services/ttl-cache';
+import type { GroupSums } from '../services/report.service';
 
 export interface AppContext {
   config: ApiConfig;
@@ -14,6 +16,8 @@ export interface AppContext {
   logger: Logger;
   metrics: ApiMetrics;
   rateLimiter: RateLimiter;
+  /** Grouped report rows for a second or two (see TtlCache). */
+  reportCache: TtlCache<GroupSums[]>;
   now: () => number;
   /** Readiness checks for /readyz. */
   readiness: Record<string, () => Promise<{ ok: boolean; detail?: string }>>;

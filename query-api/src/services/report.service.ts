@@ -163,7 +163,14 @@ function compareRecords(
   return 0;
 }
 
+export type { GroupSums };
+
+/** Sorted records per grouped result (the cached array is the key, so they expire together). */
+const SORTED = new WeakMap<GroupSums[], Map<string, AttributionRecord[]>>();
+
 export class ReportService {
+  private readonly sortedCache = SORTED;
+
   constructor(private readonly ctx: AppContext) {}
 
   /** Grouped sums for the filters: attribution rows fully joined with spend on the shared dimensions. */
@@ -182,7 +189,7 @@ export class ReportService {
       `with a as (
          select ${cols.join(', ')}, sum(weight) as weight, sum(new_weight) as new_weight, sum(value_micros) as value_micros,
                 sum(cogs_micros) as cogs_micros
-         from attribution_daily
+         from ${dims.includes('landing_page') ? 'attribution_daily' : 'attribution_by_source'}
          where store_id = $1 and goal = $2 and model = $3 and day >= $4::date and day < $5::date
          group by ${cols.join(', ')}
        ), s as (
@@ -200,7 +207,13 @@ export class ReportService {
       [store.store_id, req.goal, req.model, req.start_date, req.end_date],
     );
     const groups = rows.map((r): GroupSums => ({
-      dims: Object.fromEntries(DIMENSIONS.map((d) => [d, r[d] ?? ''])) as Record<Dimension, string>,
+      dims: {
+        campaign: r.campaign ?? '',
+        channel: r.channel ?? '',
+        source: r.source ?? '',
+        medium: r.medium ?? '',
+        landing_page: r.landing_page ?? '',
+      },
       platform: r.platform ?? '',
       weight: Number(r.weight),
       newWeight: Number(r.new_weight),
@@ -218,8 +231,16 @@ export class ReportService {
     const dims = validateDimensions(req.dimensions);
     const keys = validateOrders(req.orders, dims);
     const { groups } = await this.groups(store, req);
-    const records = groups.map((g) => toRecord(g, dims));
-    records.sort((a, b) => compareRecords(a, b, keys.length ? keys : [{ column: 'conversions', desc: true }], dims));
+    // The sorted records of a query are kept beside its groups, so paging through it formats them once.
+    let sorted = this.sortedCache.get(groups);
+    const sortKey = JSON.stringify(keys);
+    let records = sorted?.get(sortKey);
+    if (!records) {
+      records = groups.map((g) => toRecord(g, dims));
+      records.sort((a, b) => compareRecords(a, b, keys.length ? keys : [{ column: 'conversions', desc: true }], dims));
+      if (!sorted) this.sortedCache.set(groups, (sorted = new Map<string, AttributionRecord[]>()));
+      sorted.set(sortKey, records);
+    }
     const from = (req.page - 1) * req.page_size;
     return { total: records.length, page_size: req.page_size, records: records.slice(from, from + req.page_size) };
   }
