@@ -5,6 +5,9 @@
  * 2. Visibility: with the daemon running, demo events are pushed at a steady rate and the time from API
  *    acceptance to commit in the views is read from the daemon's pipeline_visibility_seconds histogram.
  */
+import { connect } from '@nats-io/transport-node';
+import { silentLogger } from '../../infra/runtime/logger';
+import { replayStore } from '../../pipeline/src/adapters/replay';
 import { planDemo } from '../demo/generate';
 import { pushDemo } from '../demo/push';
 import { startBenchEnv } from './bench-env';
@@ -83,6 +86,11 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
     await new Promise((r) => setTimeout(r, 500));
     const metrics = await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
     const p50 = histogramQuantileSince(before, metrics, 0.5);
+    // Replay with --rebuild of the whole stream of the store (the live daemon stopped first).
+    await env.stopPipeline();
+    const nc = await connect({ servers: env.natsUrl });
+    const rebuild = await replayStore(nc, env.db, { storeId: env.store.store_id, rebuild: true }, silentLogger());
+    await nc.close();
     const p95 = histogramQuantileSince(before, metrics, 0.95);
     console.log(
       JSON.stringify(
@@ -92,6 +100,12 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
           demo_orders: demo.orders.length,
           throughput_events_per_s: throughput,
           throughput_seconds: Number(seconds.toFixed(2)),
+          replay_rebuild: {
+            messages: rebuild.processed,
+            seconds: Number(rebuild.seconds.toFixed(2)),
+            recompute_seconds: Number((rebuild.recomputeSeconds ?? 0).toFixed(2)),
+            events_per_s: Math.round(rebuild.processed / Math.max(rebuild.seconds, 0.001)),
+          },
           visibility: {
             rate_events_per_s: opts.rate,
             events: histogramCount(metrics) - visibleBefore,

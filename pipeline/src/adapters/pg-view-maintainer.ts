@@ -36,6 +36,8 @@ import {
 type Q = Db['query'];
 
 export interface MaintainerHooks {
+  /** Store facts and identity links only, maintain no view (a rebuild recomputes every view at the end). */
+  factsOnly?: boolean;
   /** Queues identity-event webhook deliveries of the batch's new events (before the commit). */
   enqueueWebhooks?: WebhookEnqueuer;
   /** A conversion rate was missing and 1:1 was assumed. */
@@ -238,12 +240,13 @@ class UnionFind {
  * Extends identity with the batch's clients and links, merges the persons that new links connect (a
  * person's id is its smallest client id), and returns the persons to recompute and those merged away.
  */
-async function updateIdentity(
+/** Records the batch's clients and identity links; returns the clients and the links that were new. */
+async function recordIdentity(
   q: Q,
   client: PoolClient,
   storeId: string,
   batch: StoreBatch,
-): Promise<{ persons: Set<string>; mergedAway: string[] }> {
+): Promise<{ batchClients: string[]; newLinks: Array<{ client_id: string; key: string }> }> {
   const firstSeen = new Map<string, number>();
   const links: Array<[string, string]> = [];
   for (const e of batch.events) {
@@ -256,7 +259,7 @@ async function updateIdentity(
     for (const k of identityKeysOfOrder(o)) links.push([id, k]);
   }
   const batchClients = [...firstSeen.keys()];
-  if (batchClients.length === 0) return { persons: new Set(), mergedAway: [] };
+  if (batchClients.length === 0) return { batchClients, newLinks: [] };
 
   await q(
     'identity.clients_upsert',
@@ -279,6 +282,17 @@ async function updateIdentity(
         client,
       )
     : [];
+  return { batchClients, newLinks };
+}
+
+async function updateIdentity(
+  q: Q,
+  client: PoolClient,
+  storeId: string,
+  batch: StoreBatch,
+): Promise<{ persons: Set<string>; mergedAway: string[] }> {
+  const { batchClients, newLinks } = await recordIdentity(q, client, storeId, batch);
+  if (batchClients.length === 0) return { persons: new Set(), mergedAway: [] };
   const newKeys = [...new Set(newLinks.map((l) => l.key))];
 
   // Resolve and lock until stable: a concurrent worker may merge one of these persons meanwhile.
@@ -373,6 +387,11 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
         await insertEventFacts(q, client, storeId, batch.events);
         await upsertOrderFacts(q, client, storeId, batch.orders);
         const changedVariants = await upsertVariantCosts(q, client, storeId, batch.costs);
+        if (hooks.factsOnly) {
+          // Bulk loading (replay --rebuild): facts and identity links only; the views are rebuilt once at the end.
+          await recordIdentity(q, client, storeId, batch);
+          continue;
+        }
 
         const { persons, mergedAway } = await updateIdentity(q, client, storeId, batch);
         if (changedVariants.length) {

@@ -14,6 +14,7 @@ import type { BatchItem } from '../stream/build-pipeline';
 import { toInbound } from './nats-source';
 import { createBatchWriter } from './pg-batch-writer';
 import { createViewMaintainer } from './pg-view-maintainer';
+import { reconcileStore } from './reconcile';
 
 export interface ReplayRange {
   storeId: string;
@@ -34,6 +35,8 @@ export interface ReplayProgress {
   duplicates: number;
   deadLettered: number;
   seconds: number;
+  /** With rebuild: the time spent recomputing the views from the loaded facts (included in seconds). */
+  recomputeSeconds?: number;
 }
 
 /** Tables of a store that the stream fills (facts) and that the pipeline maintains (views). */
@@ -86,7 +89,9 @@ export async function replayStore(
   if (range.rebuild) await emptyStore(db, range.storeId);
   if (total === 0) return progress;
 
-  const writer = createBatchWriter(db, createViewMaintainer(logger)(db));
+  // A rebuild loads the facts alone and recomputes every view once at the end (each person once, instead
+  // of once per batch that touches it); a plain replay maintains the views batch by batch like the daemon.
+  const writer = createBatchWriter(db, createViewMaintainer(logger, { factsOnly: range.rebuild })(db));
   const consumer = await js.consumers.get(EVENTS_STREAM, {
     filter_subjects: filter,
     ...(range.fromSeq !== undefined
@@ -97,16 +102,23 @@ export async function replayStore(
   });
   const batchSize = range.batchSize ?? 5000;
   let batch: BatchItem[] = [];
+  // Two batches in flight, as in the daemon: fetching and decoding the next overlaps the commit of the last.
+  const inFlight: Array<Promise<void>> = [];
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    const outcome = await writer.applyBatch(batch);
-    progress.processed += batch.length;
-    progress.stored += outcome.stored;
-    progress.duplicates += outcome.duplicates;
-    progress.deadLettered += outcome.deadLettered;
-    progress.seconds = (Date.now() - started) / 1000;
+    const items = batch;
     batch = [];
-    onProgress?.({ ...progress });
+    inFlight.push(
+      writer.applyBatch(items).then((outcome) => {
+        progress.processed += items.length;
+        progress.stored += outcome.stored;
+        progress.duplicates += outcome.duplicates;
+        progress.deadLettered += outcome.deadLettered;
+        progress.seconds = (Date.now() - started) / 1000;
+        onProgress?.({ ...progress });
+      }),
+    );
+    if (inFlight.length >= 2) await inFlight.shift();
   };
 
   // Fetch batch after batch until the end of the range, or until the stream has nothing more for the store.
@@ -125,6 +137,12 @@ export async function replayStore(
     }
     await flush();
     if (received === 0) done = true;
+  }
+  await Promise.all(inFlight);
+  if (range.rebuild) {
+    const t = Date.now();
+    await reconcileStore(db, range.storeId, { repair: true });
+    progress.recomputeSeconds = (Date.now() - t) / 1000;
   }
   progress.seconds = (Date.now() - started) / 1000;
   logger.info({ ...progress, storeId: range.storeId }, 'replay finished');
