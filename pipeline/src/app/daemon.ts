@@ -9,6 +9,7 @@ import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jets
 import type { NatsConnection } from '@nats-io/nats-core';
 import { consumerName, EVENTS_STREAM } from '../../../contracts/src/subjects';
 import { createDb, type Db } from '../../../infra/runtime/db';
+import { dependencyChecks } from '../../../infra/runtime/lifecycle';
 import type { Logger } from '../../../infra/runtime/logger';
 import { consumePartitions } from '../adapters/nats-source';
 import { createBatchWriter, type MaintainViews } from '../adapters/pg-batch-writer';
@@ -147,12 +148,7 @@ export async function startPipeline(
         port: config.healthPort,
         registry: metrics.registry,
         checks: {
-          draining: () => Promise.resolve({ ok: !draining, detail: draining ? 'draining' : undefined }),
-          nats: () => Promise.resolve({ ok: !nc.isClosed() && nc.info !== undefined }),
-          postgres: async () => {
-            await db.query('health', 'select 1');
-            return { ok: true };
-          },
+          ...dependencyChecks({ isDraining: () => draining, nc, db }),
           consumers: async () => {
             for (const p of config.partitions) await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
             return {

@@ -5,8 +5,7 @@
  */
 import http from 'node:http';
 import type { Registry } from 'prom-client';
-
-export type ReadinessCheck = () => Promise<{ ok: boolean; detail?: string }>;
+import type { ReadinessCheck } from '../../../infra/runtime/lifecycle';
 
 export interface HealthServerOptions {
   host: string;

@@ -11,7 +11,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { WEBHOOK_CONSUMER, WEBHOOKS_STREAM } from '../../../contracts/src/webhook-delivery';
 import { createDb, type Db } from '../../../infra/runtime/db';
-import { ConfigError } from '../../../infra/runtime/env';
+import { dependencyChecks, exitOnSignals, loadConfigOrExit } from '../../../infra/runtime/lifecycle';
 import { createLogger, type Logger } from '../../../infra/runtime/logger';
 import { postWebhook } from '../webhooks/deliver';
 import {
@@ -174,12 +174,7 @@ export async function startWebhookWorker(
         port: config.healthPort,
         registry: metrics.registry,
         checks: {
-          draining: () => Promise.resolve({ ok: !draining, detail: draining ? 'draining' : undefined }),
-          nats: () => Promise.resolve({ ok: !nc.isClosed() && nc.info !== undefined }),
-          postgres: async () => {
-            await db.query('health', 'select 1');
-            return { ok: true };
-          },
+          ...dependencyChecks({ isDraining: () => draining, nc, db }),
           consumer: async () => {
             const i = await jsm.consumers.info(WEBHOOKS_STREAM, WEBHOOK_CONSUMER);
             const attached = loop.isRunning();
@@ -213,16 +208,7 @@ export async function startWebhookWorker(
 }
 
 async function main(): Promise<void> {
-  let config: WebhookWorkerConfig;
-  try {
-    config = loadWebhookWorkerConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`webhook-worker: ${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit('webhook-worker', () => loadWebhookWorkerConfig());
   const logger = createLogger('webhook-worker', config.logLevel);
   const worker = await startWebhookWorker(config, logger);
   logger.info(
@@ -230,23 +216,7 @@ async function main(): Promise<void> {
     'webhook worker started',
   );
 
-  let signals = 0;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    signals++;
-    if (signals > 1) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(130);
-    }
-    logger.info({ signal }, 'shutting down');
-    const hard = setTimeout(() => {
-      logger.error('shutdown timed out; exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutMs + 5000);
-    hard.unref();
-    void worker.stop().then(() => process.exit(0));
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  exitOnSignals(logger, () => worker.stop(), config.shutdownTimeoutMs);
 
   worker.done.then(
     () => {

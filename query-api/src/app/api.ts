@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { createDb } from '../../../infra/runtime/db';
+import { dependencyChecks } from '../../../infra/runtime/lifecycle';
 import type { Logger } from '../../../infra/runtime/logger';
 import { createEventPublisher } from '../adapters/event-publisher';
 import { createApp } from './app';
@@ -43,13 +44,7 @@ export async function startApi(config: ApiConfig, logger: Logger): Promise<Runni
     reportCache: new TtlCache(config.reportCacheMs, 500),
     now: Date.now,
     isDraining: () => draining,
-    readiness: {
-      postgres: async () => {
-        await db.query('health', 'select 1');
-        return { ok: true };
-      },
-      nats: () => Promise.resolve({ ok: !nc.isClosed() && nc.info !== undefined }),
-    },
+    readiness: dependencyChecks({ isDraining: () => draining, nc, db }),
   };
   const app = createApp(ctx);
   const server = http.createServer(app);

@@ -1,33 +1,15 @@
 /** Composition root of the query API: config, logger, listen, graceful shutdown (STYLE 44). */
-import { ConfigError } from '../../../infra/runtime/env';
+import { exitOnSignals, loadConfigOrExit } from '../../../infra/runtime/lifecycle';
 import { createLogger } from '../../../infra/runtime/logger';
 import { startApi } from './api';
 import { loadApiConfig } from './config';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadApiConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`query-api: ${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit('query-api', () => loadApiConfig());
   const logger = createLogger('query-api', config.logLevel);
   const api = await startApi(config, logger);
   logger.info({ url: api.url }, 'query API listening');
-
-  let signals = 0;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (++signals > 1) process.exit(130);
-    logger.info({ signal }, 'shutting down');
-    setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5000).unref();
-    void api.stop().then(() => process.exit(0));
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  exitOnSignals(logger, () => api.stop(), config.shutdownTimeoutMs);
 }
 
 void main().catch((err: unknown) => {
