@@ -173,10 +173,14 @@ it('keeps every acknowledged event exactly once and the views exact through a no
           [shop.store.store_id, ids],
         )
         .then((r) => ({ total: Number(r[0]!.total), distinct: Number(r[0]!.distinct) }));
-    expect(await waitFor(stored, (s) => s.total >= ids.length, 90_000, 250)).toEqual({
-      total: ids.length,
-      distinct: ids.length,
+    const final = await waitFor(stored, (s) => s.total >= ids.length, 90_000, 250).catch((err: Error) => {
+      // Show what the daemons said: a failure here is about them.
+      const tail = (c: Child) => c.output().slice(-3000);
+      throw new Error(
+        `${err.message}\n--- worker A ---\n${tail(workerA)}\n--- worker B ---\n${tail(workerB)}\n--- api ---\n${tail(api)}`,
+      );
     });
+    expect(final).toEqual({ total: ids.length, distinct: ids.length });
     // Wait for the workers to settle (nothing pending) before comparing with the recomputation.
     await new Promise((r) => setTimeout(r, 1000));
     const drift = await reconcileStore(db, shop.store.store_id);

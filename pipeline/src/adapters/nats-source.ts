@@ -45,21 +45,40 @@ export function consumePartitions(
   js: JetStreamClient,
   partitions: readonly number[],
   pullMax: number,
+  onError: (partition: number, err: unknown) => void = () => undefined,
+  retryMs = 1000,
 ): PartitionSource {
-  const open: ConsumerMessages[] = [];
+  const open = new Set<ConsumerMessages>();
   let stopped = false;
+  let wake: () => void = () => undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, ms).unref();
+    });
 
+  // One partition's messages. A consumer that cannot be reached (its JetStream leader moving after a node
+  // failure, the server restarting) is retried until it can, or until stop(); it never ends the pipeline.
   const one = (partition: number): Observable<InboundMessage> =>
     new Observable<InboundMessage>((subscriber) => {
       let iter: ConsumerMessages | undefined;
       void (async () => {
-        const consumer = await js.consumers.get(EVENTS_STREAM, consumerName(partition));
-        if (stopped) return subscriber.complete();
-        iter = await consumer.consume({ max_messages: pullMax });
-        open.push(iter);
-        for await (const m of iter) subscriber.next(toInbound(m));
+        while (!stopped) {
+          try {
+            const consumer = await js.consumers.get(EVENTS_STREAM, consumerName(partition));
+            if (stopped) break;
+            iter = await consumer.consume({ max_messages: pullMax });
+            open.add(iter);
+            for await (const m of iter) subscriber.next(toInbound(m));
+          } catch (err) {
+            if (!stopped) onError(partition, err);
+          } finally {
+            if (iter) open.delete(iter);
+          }
+          if (!stopped) await pause(retryMs);
+        }
         subscriber.complete();
-      })().catch((err: unknown) => subscriber.error(err));
+      })();
       return () => {
         void iter?.close();
       };
@@ -69,7 +88,8 @@ export function consumePartitions(
     messages$: merge(...partitions.map(one)),
     async stop() {
       stopped = true;
-      await Promise.all(open.map((it) => it.close()));
+      wake();
+      await Promise.all([...open].map((it) => it.close()));
     },
   };
 }

@@ -60,14 +60,32 @@ export async function startPipeline(
   });
   const js = jetstream(nc);
   const jsm = await jetstreamManager(nc);
-  // Fail fast with a clear message when the stream or a consumer is missing.
-  for (const p of config.partitions) await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
+  // A missing stream or consumer is a setup problem: say so clearly. On a cluster that is still electing
+  // its leaders, keep asking for a while before giving up.
+  for (const p of config.partitions) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
+        break;
+      } catch (err) {
+        if (attempt >= 30)
+          throw new Error(
+            `consumer ${consumerName(p)} of stream ${EVENTS_STREAM} is not available (run npm run nats:setup)`,
+            { cause: err },
+          );
+        logger.warn({ err, partition: p, attempt }, 'consumer not available yet; retrying');
+        await delay(1000);
+      }
+    }
+  }
 
   const writer = withFaultInjection(
     createBatchWriter(db, deps.maintainViews?.(db, metrics, js)),
     config.faultKillAfterCommits,
   );
-  const source = consumePartitions(js, config.partitions, config.pullMax);
+  const source = consumePartitions(js, config.partitions, config.pullMax, (partition, err) =>
+    logger.warn({ err, partition }, 'consumer interrupted; resuming'),
+  );
   let draining = false;
   let lastCommitAt = Date.now();
 
