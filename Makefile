@@ -44,6 +44,8 @@ format:
 
 test: generate ## Run the whole suite (unit + integration against throwaway nats-server and PostgreSQL)
 	@npx tsc --noEmit -p tsconfig.json
+	@npx eslint --max-warnings 0 .
+	@npx prettier --check . >/dev/null || (npx prettier --check . ; exit 1)
 	@npx jest --selectProjects unit --silent
 	@npx jest --selectProjects integration --runInBand --detectOpenHandles --forceExit
 
