@@ -18,6 +18,7 @@ import {
   toVariantCosts,
   type VariantCost,
 } from '../domain/facts';
+import { PersonUnion } from '../domain/identity';
 import { type PersonFacts, type PersonView, recomputePerson, type StoreRules } from '../domain/recompute-person';
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { MaintainViews, NewFacts } from './pg-batch-writer';
@@ -212,30 +213,6 @@ async function lockPersons(q: Q, client: PoolClient, storeId: string, personIds:
   );
 }
 
-class UnionFind {
-  private readonly parent = new Map<string, string>();
-  find(x: string): string {
-    let root = x;
-    while (this.parent.has(root) && this.parent.get(root) !== root) root = this.parent.get(root)!;
-    let cur = x;
-    while (cur !== root) {
-      const next = this.parent.get(cur) ?? root;
-      this.parent.set(cur, root);
-      cur = next;
-    }
-    if (!this.parent.has(root)) this.parent.set(root, root);
-    return root;
-  }
-  /** Keeps the smaller id as the root, so a component's root is its smallest member. */
-  union(a: string, b: string): void {
-    const ra = this.find(a);
-    const rb = this.find(b);
-    if (ra === rb) return;
-    if (ra < rb) this.parent.set(rb, ra);
-    else this.parent.set(ra, rb);
-  }
-}
-
 /**
  * Extends identity with the batch's clients and links, merges the persons that new links connect (a
  * person's id is its smallest client id), and returns the persons to recompute and those merged away.
@@ -320,7 +297,7 @@ async function updateIdentity(
     const missing = [...involved].filter((p) => !locked.has(p));
     if (missing.length === 0 || attempt > 20) {
       const personOf = new Map(own.map((r) => [r.client_id, r.person_id]));
-      const uf = new UnionFind();
+      const uf = new PersonUnion();
       for (const p of involved) uf.find(p);
       const personsOfKey = new Map<string, string[]>();
       for (const r of viaKeys) personsOfKey.set(r.key, [...(personsOfKey.get(r.key) ?? []), r.person_id]);

@@ -5,6 +5,7 @@
  */
 import type { PoolClient } from 'pg';
 import type { Db } from '../../../infra/runtime/db';
+import { PersonUnion } from '../domain/identity';
 import { recomputePerson, type StoreRules } from '../domain/recompute-person';
 import {
   accumulateCredits,
@@ -62,31 +63,6 @@ export interface ReconcileResult {
   repaired: boolean;
 }
 
-class Components {
-  private readonly parent = new Map<string, string>();
-  add(x: string): void {
-    if (!this.parent.has(x)) this.parent.set(x, x);
-  }
-  find(x: string): string {
-    let r = x;
-    while (this.parent.get(r) !== r) r = this.parent.get(r)!;
-    let c = x;
-    while (c !== r) {
-      const n = this.parent.get(c)!;
-      this.parent.set(c, r);
-      c = n;
-    }
-    return r;
-  }
-  union(a: string, b: string): void {
-    const ra = this.find(a);
-    const rb = this.find(b);
-    if (ra === rb) return;
-    if (ra < rb) this.parent.set(rb, ra);
-    else this.parent.set(ra, rb);
-  }
-}
-
 const inRange = (day: string, o: ReconcileOptions): boolean => (!o.from || day >= o.from) && (!o.to || day < o.to);
 const zero = (d: RollupDelta): boolean => !d.weight && !d.newWeight && !d.valueMicros && !d.cogsMicros;
 
@@ -136,11 +112,11 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
         client,
       ),
     ]);
-    const comps = new Components();
-    for (const c of clientRows) comps.add(c.client_id);
+    const comps = new PersonUnion();
+    for (const c of clientRows) comps.find(c.client_id);
     const firstOfKey = new Map<string, string>();
     for (const l of linkRows) {
-      comps.add(l.client_id);
+      comps.find(l.client_id);
       const first = firstOfKey.get(l.key);
       if (first === undefined) firstOfKey.set(l.key, l.client_id);
       else comps.union(first, l.client_id);

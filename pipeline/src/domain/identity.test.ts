@@ -1,0 +1,32 @@
+import fc from 'fast-check';
+import { PersonUnion } from './identity';
+
+describe('PersonUnion', () => {
+  it('keeps the smallest member as the root of a component', () => {
+    const u = new PersonUnion();
+    u.union('c', 'b');
+    u.union('d', 'e');
+    expect(u.find('c')).toBe('b');
+    u.union('e', 'c');
+    for (const x of ['b', 'c', 'd', 'e']) expect(u.find(x)).toBe('b');
+    expect(u.find('z')).toBe('z');
+  });
+
+  it('gives the same components whatever the order of the links', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 }))),
+        fc.integer(),
+        (links, seed) => {
+          const shuffled = [...links].sort((a, b) => ((a[0] * 31 + a[1] + seed) % 7) - ((b[0] * 31 + b[1] + seed) % 7));
+          const roots = (ls: Array<[number, number]>) => {
+            const u = new PersonUnion();
+            for (const [a, b] of ls) u.union(`c${a}`, `c${b}`);
+            return Array.from({ length: 10 }, (_, i) => u.find(`c${i}`));
+          };
+          expect(roots(shuffled)).toEqual(roots(links));
+        },
+      ),
+    );
+  });
+});
