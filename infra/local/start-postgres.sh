@@ -12,7 +12,16 @@ port=${PG_PORT:-5433}
 dir="$data_dir/pg"
 bindir=$(pg_bindir) || { log "PostgreSQL server binaries not found; run infra/local/install-deps.sh"; exit 1; }
 user=$(pg_os_user)
-mkdir -p "$dir"
+# As root, the server runs as an unprivileged account that must reach the data directory. When a parent
+# directory is closed to it (a checkout under /root, say), the cluster lives in /var/tmp and .data/pg
+# links to it.
+if [ "$(id -u)" = 0 ] && ! runuser -u "$user" -- test -x "$data_dir" 2>/dev/null; then
+  real="/var/tmp/open-attribution-pg-$(printf '%s' "$data_dir" | md5sum | cut -c1-12)"
+  mkdir -p "$real"
+  [ -L "$dir" ] || { [ -d "$dir" ] && rmdir "$dir" 2>/dev/null; ln -sfn "$real" "$dir"; }
+  log "$data_dir is not reachable by the '$user' account: the cluster lives in $real"
+fi
+dir=$(mkdir -p "$dir" && cd "$dir" && pwd -P)
 [ "$(id -u)" = 0 ] && chown "$user" "$dir" && chmod 700 "$dir"
 
 if [ ! -f "$dir/cluster/PG_VERSION" ]; then

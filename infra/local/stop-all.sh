@@ -15,7 +15,8 @@ if [ -f "$data_dir/nats/nats.pid" ]; then
   rm -f "$data_dir/nats/nats.pid"
 fi
 if [ -f "$data_dir/pg/cluster/PG_VERSION" ] && bindir=$(pg_bindir); then
-  if as_pg_user "$bindir/pg_ctl" -D "$data_dir/pg/cluster" status >/dev/null 2>&1; then
-    as_pg_user "$bindir/pg_ctl" -D "$data_dir/pg/cluster" -m fast -w stop >/dev/null && log "PostgreSQL stopped"
+  cluster=$(readlink -f "$data_dir/pg/cluster") # .data/pg may link to /var/tmp (see start-postgres.sh)
+  if as_pg_user "$bindir/pg_ctl" -D "$cluster" status >/dev/null 2>&1; then
+    as_pg_user "$bindir/pg_ctl" -D "$cluster" -m fast -w stop >/dev/null && log "PostgreSQL stopped"
   fi
 fi
