@@ -58,9 +58,10 @@ async function readyz(port: number): Promise<{ status: number; body: { checks?: 
   return { status: res.status, body: (await res.json()) as { checks?: Record<string, { ok: boolean }> } };
 }
 
-it('turns /readyz 503 while PostgreSQL is stopped and 200 after, losing no event', async () => {
+it('turns /readyz 503 while PostgreSQL is stopped (and the backlog over its bound) and 200 after, losing no event', async () => {
   const healthPort = await freePort();
-  const pipeline = spawnPipeline({ PIPELINE_HEALTH_PORT: String(healthPort) });
+  // A low lag bound, so that the backlog built while the database is down also shows in /readyz.
+  const pipeline = spawnPipeline({ PIPELINE_HEALTH_PORT: String(healthPort), PIPELINE_READY_MAX_PENDING: '50' });
   try {
     await waitFor(
       () => readyz(healthPort).catch(() => ({ status: 0, body: {} })),
@@ -100,6 +101,13 @@ it('turns /readyz 503 while PostgreSQL is stopped and 200 after, losing no event
     );
     expect(down.body.checks?.postgres?.ok).toBe(false);
     const during = await publish(200); // accepted by the stream while the database is down
+    const lagging = await waitFor(
+      () => readyz(healthPort),
+      (r) => r.body.checks?.consumers?.ok === false,
+      15_000,
+      200,
+    );
+    expect(lagging.status).toBe(503);
 
     startPostgresOnly(testEnv.dataDir, Number(process.env.TEST_PG_PORT));
     await waitFor(

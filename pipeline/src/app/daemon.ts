@@ -167,12 +167,16 @@ export async function startPipeline(
         registry: metrics.registry,
         checks: {
           ...dependencyChecks({ isDraining: () => draining, nc, db }),
+          // Attached, and the lag (messages waiting for this worker) under PIPELINE_READY_MAX_PENDING.
           consumers: async () => {
-            for (const p of config.partitions) await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
+            const pending = await refreshPending();
+            const ok = pending <= config.readyMaxPending;
             return {
-              ok: true,
-              detail: `${config.partitions.length} attached`,
-              lastCommitAgoS: (Date.now() - lastCommitAt) / 1000,
+              ok,
+              detail:
+                `${config.partitions.length} attached, ${pending} pending` +
+                (ok ? '' : ` (over ${config.readyMaxPending})`) +
+                `, last commit ${Math.round((Date.now() - lastCommitAt) / 1000)} s ago`,
             };
           },
         },
