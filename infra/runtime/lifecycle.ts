@@ -2,8 +2,9 @@
  * Process lifecycle shared by the three daemons (STYLE 44): configuration read once or exit 1 with every
  * problem listed; SIGTERM/SIGINT drain within a bound; a second signal exits at once.
  */
+import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
-import type { Db } from './db';
+import { createDb, type Db } from './db';
 import { ConfigError } from './env';
 import type { Logger } from './logger';
 
@@ -55,4 +56,29 @@ export function dependencyChecks(deps: {
       return { ok: true };
     },
   };
+}
+
+export interface DependencyOptions {
+  service: string;
+  databaseUrl: string;
+  natsUrl: string;
+  dbPool: number;
+  statementTimeoutMs?: number;
+  logger: Logger;
+  /** The process's query-time histogram (labels tag and ok). */
+  dbQuery: { observe(labels: { tag: string; ok: string }, seconds: number): void };
+}
+
+/** The database pool (instrumented, idle errors logged) and the NATS connection (reconnecting forever). */
+export async function connectDependencies(o: DependencyOptions): Promise<{ db: Db; nc: NatsConnection }> {
+  const db = createDb({
+    connectionString: o.databaseUrl,
+    service: o.service,
+    max: o.dbPool,
+    statementTimeoutMs: o.statementTimeoutMs,
+    onError: (err) => o.logger.warn({ err }, 'idle PostgreSQL client error'),
+    onQuery: (tag, seconds, ok) => o.dbQuery.observe({ tag, ok: String(ok) }, seconds),
+  });
+  const nc = await connect({ servers: o.natsUrl.split(','), name: o.service, maxReconnectAttempts: -1 });
+  return { db, nc };
 }

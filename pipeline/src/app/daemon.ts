@@ -4,12 +4,11 @@
  */
 import type { Server } from 'node:http';
 import type { Subscription } from 'rxjs';
-import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { consumerName, EVENTS_STREAM } from '../../../contracts/src/subjects';
-import { createDb, type Db } from '../../../infra/runtime/db';
-import { dependencyChecks } from '../../../infra/runtime/lifecycle';
+import type { Db } from '../../../infra/runtime/db';
+import { connectDependencies, dependencyChecks } from '../../../infra/runtime/lifecycle';
 import type { Logger } from '../../../infra/runtime/logger';
 import { consumePartitions } from '../adapters/nats-source';
 import { createBatchWriter, type MaintainViews } from '../adapters/pg-batch-writer';
@@ -46,17 +45,13 @@ export async function startPipeline(
   deps: PipelineDeps = {},
 ): Promise<RunningPipeline> {
   const metrics = createPipelineMetrics();
-  const db = createDb({
-    connectionString: config.databaseUrl,
+  const { db, nc } = await connectDependencies({
     service: 'pipeline',
-    max: config.dbPool,
-    onError: (err) => logger.warn({ err }, 'idle PostgreSQL client error'),
-    onQuery: (tag, seconds, ok) => metrics.dbQuery.observe({ tag, ok: String(ok) }, seconds),
-  });
-  const nc = await connect({
-    servers: config.natsUrl.split(','),
-    name: 'pipeline',
-    maxReconnectAttempts: -1,
+    databaseUrl: config.databaseUrl,
+    natsUrl: config.natsUrl,
+    dbPool: config.dbPool,
+    logger,
+    dbQuery: metrics.dbQuery,
   });
   const js = jetstream(nc);
   const jsm = await jetstreamManager(nc);

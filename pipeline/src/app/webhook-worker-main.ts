@@ -6,12 +6,16 @@
  * a second signal exits at once. Tests start the worker in-process with `startWebhookWorker`.
  */
 import type { Server } from 'node:http';
-import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { WEBHOOK_CONSUMER, WEBHOOKS_STREAM } from '../../../contracts/src/webhook-delivery';
-import { createDb, type Db } from '../../../infra/runtime/db';
-import { dependencyChecks, exitOnSignals, loadConfigOrExit } from '../../../infra/runtime/lifecycle';
+import type { Db } from '../../../infra/runtime/db';
+import {
+  connectDependencies,
+  dependencyChecks,
+  exitOnSignals,
+  loadConfigOrExit,
+} from '../../../infra/runtime/lifecycle';
 import { createLogger, type Logger } from '../../../infra/runtime/logger';
 import { postWebhook } from '../webhooks/deliver';
 import {
@@ -50,15 +54,15 @@ export async function startWebhookWorker(
   deps: WebhookWorkerDeps = {},
 ): Promise<RunningWebhookWorker> {
   const metrics = createWebhookMetrics();
-  const db = createDb({
-    connectionString: config.databaseUrl,
+  const { db, nc } = await connectDependencies({
     service: 'webhook-worker',
-    max: config.dbPool,
+    databaseUrl: config.databaseUrl,
+    natsUrl: config.natsUrl,
+    dbPool: config.dbPool,
     statementTimeoutMs: 10_000,
-    onError: (err) => logger.warn({ err }, 'idle PostgreSQL client error'),
-    onQuery: (tag, seconds, ok) => metrics.dbQuery.observe({ tag, ok: String(ok) }, seconds),
+    logger,
+    dbQuery: metrics.dbQuery,
   });
-  const nc = await connect({ servers: config.natsUrl.split(','), name: 'webhook-worker', maxReconnectAttempts: -1 });
   const js = jetstream(nc);
   const jsm = await jetstreamManager(nc);
   // Fail fast with a clear message when the stream or the consumer is missing (npm run nats:setup).

@@ -1,10 +1,8 @@
 /** Builds the API's context and HTTP server; used by server.ts and by tests that run it in-process. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { createDb } from '../../../infra/runtime/db';
-import { dependencyChecks } from '../../../infra/runtime/lifecycle';
+import { connectDependencies, dependencyChecks } from '../../../infra/runtime/lifecycle';
 import type { Logger } from '../../../infra/runtime/logger';
 import { createEventPublisher } from '../adapters/event-publisher';
 import { createApp } from './app';
@@ -24,15 +22,15 @@ export interface RunningApi {
 
 export async function startApi(config: ApiConfig, logger: Logger): Promise<RunningApi> {
   const metrics = createApiMetrics();
-  const db = createDb({
-    connectionString: config.databaseUrl,
+  const { db, nc } = await connectDependencies({
     service: 'query-api',
-    max: config.dbPool,
+    databaseUrl: config.databaseUrl,
+    natsUrl: config.natsUrl,
+    dbPool: config.dbPool,
     statementTimeoutMs: config.statementTimeoutMs,
-    onError: (err) => logger.warn({ err }, 'idle PostgreSQL client error'),
-    onQuery: (tag, seconds, ok) => metrics.dbQuery.observe({ tag, ok: String(ok) }, seconds),
+    logger,
+    dbQuery: metrics.dbQuery,
   });
-  const nc = await connect({ servers: config.natsUrl.split(','), name: 'query-api', maxReconnectAttempts: -1 });
   let draining = false;
   const ctx: AppContext = {
     config,
