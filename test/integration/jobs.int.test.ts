@@ -11,7 +11,7 @@ import { reconcileStore } from '../../pipeline/src/adapters/reconcile';
 import { pruneDeadLetters } from '../../pipeline/src/jobs/housekeeping';
 import { reconcileRecentDays } from '../../pipeline/src/jobs/reconcile-recent';
 import { pruneRawEvents } from '../../pipeline/src/jobs/retention';
-import { withJobLock } from '../../pipeline/src/jobs/scheduler';
+import { startJobs, withJobLock } from '../../pipeline/src/jobs/scheduler';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore } from '../support/harness';
 import { addToCart, pageView, send } from '../support/journeys';
 
@@ -123,4 +123,34 @@ it('runs a job in one process at a time', async () => {
   release();
   expect((await first).ran).toBe(true);
   expect(await withJobLock(db, 'test-job', () => Promise.resolve('ran'))).toEqual({ ran: true, result: 'ran' });
+});
+
+it('schedules jobs with node-cron without overlapping runs, and waits for a run in progress on stop', async () => {
+  let runs = 0;
+  let running = 0;
+  let maxRunning = 0;
+  const results: boolean[] = [];
+  const jobs = startJobs(
+    db,
+    [
+      {
+        name: 'test-tick',
+        cron: '* * * * * *', // every second (node-cron's optional seconds field)
+        run: async () => {
+          runs++;
+          maxRunning = Math.max(maxRunning, ++running);
+          await new Promise((r) => setTimeout(r, 1500)); // longer than the period: the next tick must not overlap
+          running--;
+        },
+      },
+    ],
+    silentLogger(),
+    (_name, ok) => results.push(ok),
+  );
+  await new Promise((r) => setTimeout(r, 3200));
+  await jobs.stop();
+  expect(runs).toBeGreaterThanOrEqual(1);
+  expect(maxRunning).toBe(1);
+  expect(running).toBe(0); // stop() waited for the run in progress
+  expect(results.every((ok) => ok)).toBe(true);
 });
