@@ -292,3 +292,27 @@ describe('poison messages', () => {
     );
   });
 });
+
+describe('operability of the API', () => {
+  it('serves health, readiness, Prometheus metrics, the OpenAPI document and Swagger UI', async () => {
+    expect((await request(api.url).get('/healthz')).body).toEqual({ status: 'ok' });
+    expect((await request(api.url).get('/readyz')).status).toBe(200);
+    const metrics = await request(api.url).get('/metrics');
+    expect(metrics.headers['content-type']).toMatch(/text\/plain/);
+    expect(metrics.text).toMatch(
+      /^http_request_duration_seconds_bucket\{.*route="\/:version\/api\/events".*status="200"/m,
+    );
+    expect(metrics.text).toMatch(/^api_events_received_total\{kind="event",result="accepted"\} [1-9]/m);
+    expect((await request(api.url).get('/openapi.json')).body).toMatchObject({ openapi: '3.0.0' });
+    const docs = await request(api.url).get('/docs/').redirects(1);
+    expect(docs.status).toBe(200);
+    expect(docs.text).toContain('swagger-ui');
+  });
+
+  it('echoes a request id, or makes one', async () => {
+    const given = await request(api.url).get('/healthz').set('x-request-id', 'abc-123');
+    expect(given.headers['x-request-id']).toBe('abc-123');
+    const made = await request(api.url).get('/healthz');
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
