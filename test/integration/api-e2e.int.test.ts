@@ -151,7 +151,7 @@ describe('get-list and get-list-sum', () => {
     expect(records.map((r) => [r.source, r.platform, r.conversions, r.conversion_value])).toEqual([
       ['facebook', '', 1, 100],
       ['instagram', '', 1, 60],
-      ['google', 'google', 0, 0],
+      ['google', '', 0, 0],
     ]);
     // Google: spend 50, 1000 impressions, 40 clicks, 120 reported -> ad_roas 2.4, cpm 50, cpc 1.25,
     // net profit 0 - 0 - 50 = -50; roas and cpa 0 (no conversions: division by zero gives 0).
@@ -159,7 +159,7 @@ describe('get-list and get-list-sum', () => {
       campaign: '',
       channel: '',
       source: 'google',
-      platform: 'google',
+      platform: '',
       medium: '',
       landing_page: '',
       conversions: 0,
@@ -215,7 +215,7 @@ describe('get-list and get-list-sum', () => {
     expect(google).toMatchObject({
       campaign: 'brand',
       channel: 'paid_search',
-      platform: 'google',
+      platform: '',
       medium: '',
       landing_page: '',
       conversions: 1,

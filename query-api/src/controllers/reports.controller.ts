@@ -27,7 +27,8 @@ export class ReportsController extends Controller {
   /**
    * Attribution report, paged. Sums the attribution of conversions of the goal under the model over
    * [start_date, end_date) in the store time zone, grouped by the requested dimensions (the others are
-   * returned as "") and platform, with ad spend joined on the shared dimensions (spend has no landing page:
+   * returned as ""; `platform` is always ""), one record per combination, with ad spend joined on the
+   * requested dimensions (spend has no landing page:
    * with landing_page requested, spend rows carry landing_page ""). Sorted by `orders` (any of the fourteen
    * numbers or a requested dimension), default conversions desc; ties by the dimensions ascending.
    * Conversions are fractional under linear and position; money is in the store currency, 2 decimals.

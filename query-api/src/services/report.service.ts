@@ -1,8 +1,8 @@
 /**
- * Attribution reports (operations 1 and 2, DESIGN D8): the attribution rollup summed over
- * [start_date, end_date) in the store's time zone, grouped by the requested dimensions plus platform, fully
- * joined with ad spend on the shared dimensions, with the metric formulas of D8. The summary is computed
- * from the same grouped rows, so it always equals the sum of every page.
+ * Attribution reports (get-list and get-list-sum): the attribution rollup summed over [start_date, end_date)
+ * in the store's time zone, one record per combination of the requested dimensions, fully joined with ad
+ * spend on the requested dimensions spend has, with the metric formulas of docs/decisions.md (Views and
+ * metrics). The summary is computed from the same grouped rows, so it always equals the sum of every page.
  */
 import { DIMENSIONS, type Dimension, MONEY_SCALE, WEIGHT_SCALE } from '../../../contracts/src/attribution';
 import { computeMetrics, roundMoney, roundTo } from '../../../contracts/src/metrics';
@@ -41,7 +41,6 @@ export const METRIC_COLUMNS = [
 /** Integer sums of one group, in stored units. */
 interface GroupSums {
   dims: Record<Dimension, string>;
-  platform: string;
   weight: number;
   newWeight: number;
   valueMicros: number;
@@ -87,7 +86,7 @@ interface SortKey {
 }
 
 function validateOrders(orders: readonly OrderSpec[] | undefined, dims: readonly Dimension[]): SortKey[] {
-  const allowed = new Set<string>([...METRIC_COLUMNS, ...dims, 'platform']);
+  const allowed = new Set<string>([...METRIC_COLUMNS, ...dims]);
   return (orders ?? []).map((o, i) => {
     if (!allowed.has(o.column)) {
       throw badRequest(
@@ -121,7 +120,8 @@ function toRecord(g: GroupSums, dims: readonly Dimension[]): AttributionRecord {
     campaign: dim('campaign'),
     channel: dim('channel'),
     source: dim('source'),
-    platform: g.platform,
+    // platform is not a get-list dimension: one record per requested key spans every platform.
+    platform: '',
     medium: dim('medium'),
     landing_page: dim('landing_page'),
     conversions: roundTo(conversions, 6),
@@ -154,8 +154,8 @@ function compareRecords(
             : 0;
     if (c !== 0) return k.desc ? -c : c;
   }
-  // Ties: the dimensions ascending, then platform, so paging is stable.
-  for (const d of [...dims, 'platform' as const]) {
+  // Ties: the dimensions ascending (unique per record), so paging is stable.
+  for (const d of dims) {
     const x = a[d];
     const y = b[d];
     if (x !== y) return x < y ? -1 : 1;
@@ -173,17 +173,19 @@ export class ReportService {
 
   constructor(private readonly ctx: AppContext) {}
 
-  /** Grouped sums for the filters: attribution rows fully joined with spend on the shared dimensions. */
+  /** Grouped sums for the filters: attribution rows fully joined with spend on the requested dimensions. */
   private async groups(
     store: StoreRecord,
     req: GetListSumRequest,
   ): Promise<{ dims: Dimension[]; groups: GroupSums[] }> {
     validateRange(req.start_date, req.end_date);
     const dims = validateDimensions(req.dimensions);
-    const cols = [...dims, 'platform'];
+    const cols: string[] = dims;
     // Spend has no landing page: with landing_page requested, spend rows carry landing_page "".
     const spendCols = cols.map((c) => (c === 'landing_page' ? `''::text as landing_page` : c));
     const spendGroup = cols.filter((c) => c !== 'landing_page');
+    // Only landing_page requested: all spend is one row (none when there is no spend).
+    const spendGrouping = spendGroup.length ? `group by ${spendGroup.join(', ')}` : 'having count(*) > 0';
     const rows = await this.ctx.db.query<Record<string, string>>(
       'report.groups',
       `with a as (
@@ -197,7 +199,7 @@ export class ReportService {
                 sum(conv_value_micros) as ad_value_micros
          from ad_spend_daily
          where store_id = $1 and day >= $4::date and day < $5::date
-         group by ${spendGroup.join(', ')}
+         ${spendGrouping}
        )
        select ${cols.map((c) => `coalesce(a.${c}, s.${c}) as ${c}`).join(', ')},
               coalesce(a.weight, 0) as weight, coalesce(a.new_weight, 0) as new_weight, coalesce(a.value_micros, 0) as value_micros,
@@ -214,7 +216,6 @@ export class ReportService {
         medium: r.medium ?? '',
         landing_page: r.landing_page ?? '',
       },
-      platform: r.platform ?? '',
       weight: Number(r.weight),
       newWeight: Number(r.new_weight),
       valueMicros: Number(r.value_micros),
@@ -249,7 +250,6 @@ export class ReportService {
     const { dims, groups } = await this.groups(store, req);
     const total: GroupSums = {
       dims: Object.fromEntries(DIMENSIONS.map((d) => [d, ''])) as Record<Dimension, string>,
-      platform: '',
       weight: 0,
       newWeight: 0,
       valueMicros: 0,
