@@ -20,34 +20,42 @@ node --import tsx scripts/nats-setup.ts
 log "NATS_URL=$NATS_URL"
 log "DATABASE_URL=$DATABASE_URL"
 log "API on http://127.0.0.1:${PORT:-8080}  (docs: /docs)   pipeline health on http://127.0.0.1:${PIPELINE_HEALTH_PORT:-9464}/readyz, webhook worker on :${WEBHOOK_HEALTH_PORT:-9465}"
-log "In another shell: export DATABASE_URL='$DATABASE_URL'; npm run store -- create --name Demo --timezone UTC --currency USD"
+log "In another shell: npm run store -- create --name Demo --timezone UTC --currency USD"
 
-# Each daemon in its own process group (set -m): a Ctrl-C reaches them once, forwarded by stop().
+# Each daemon in its own process group (set -m): a Ctrl-C reaches them once, forwarded by on_signal. They
+# drain and exit by themselves if this script is killed outright (EXIT_WITH_PARENT).
+export EXIT_WITH_PARENT=true
 set -m
 node --import tsx pipeline/src/app/main.ts &
-pipeline_pid=$!
+pids=($!)
 node --import tsx query-api/src/app/server.ts &
-api_pid=$!
+pids+=($!)
 node --import tsx pipeline/src/app/webhook-worker-main.ts &
-webhook_pid=$!
+pids+=($!)
 set +m
 
-# On Ctrl-C / SIGTERM: let both drain and exit with the worst of their statuses.
-stop() {
-  trap - INT TERM
-  kill -TERM "$pipeline_pid" "$api_pid" "$webhook_pid" 2>/dev/null || true
-  rc=0
-  wait "$pipeline_pid" || rc=$?
-  wait "$api_pid" || { s=$?; [ "$s" -gt "$rc" ] && rc=$s; }
-  wait "$webhook_pid" || { s=$?; [ "$s" -gt "$rc" ] && rc=$s; }
-  exit "$rc"
+# Ctrl-C / SIGTERM / a closed terminal: forward SIGTERM (drain). A second signal is forwarded too (the
+# daemons then exit at once); the trap stays in place until every daemon is gone.
+stopping=0
+on_signal() {
+  stopping=1
+  kill -TERM "${pids[@]}" 2>/dev/null || true
 }
-trap stop INT TERM
-# If either process ends on its own, stop the other and exit with the first one's status.
+trap on_signal INT TERM HUP
+
 set +e
-wait -n "$pipeline_pid" "$api_pid" "$webhook_pid"
-status=$?
-trap - INT TERM
-kill -TERM "$pipeline_pid" "$api_pid" "$webhook_pid" 2>/dev/null
-wait
-exit "$status"
+# The first daemon to end (or a signal) starts the stop of the others.
+wait -n "${pids[@]}"
+first=$?
+[ "$stopping" = 1 ] || { stopping=1; kill -TERM "${pids[@]}" 2>/dev/null; }
+# Wait for every daemon; a trapped signal interrupts `wait`, so wait again while it lives.
+rc=0
+for pid in "${pids[@]}"; do
+  while kill -0 "$pid" 2>/dev/null; do wait "$pid"; done
+  wait "$pid"
+  s=$?
+  [ "$s" = 127 ] && s=0 # already reaped by `wait -n`: its status is $first
+  [ "$s" -gt "$rc" ] && rc=$s
+done
+[ "$first" -gt "$rc" ] && [ "$first" -lt 128 ] && rc=$first
+exit "$rc"

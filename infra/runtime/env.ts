@@ -44,6 +44,19 @@ export const envRequired = (example: string) => {
   return z.string({ error }).min(1, error);
 };
 
+/** How long a daemon waits for NATS, PostgreSQL and its stream at start-up before it gives up. */
+export const envStartupTimeout = () => envInt(300_000, 0);
+
+/**
+ * `true`: the daemon drains and exits when the process that started it is gone (make run sets it, so that
+ * daemons never outlive a killed `make run`).
+ */
+export const envExitWithParent = () =>
+  z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true');
+
 export const envLogLevel = () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
 /** A cron expression (node-cron syntax), checked on its own so every problem is reported together. */

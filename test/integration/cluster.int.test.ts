@@ -1,8 +1,9 @@
 /**
- * Scale-out (issue 6): a three-node JetStream cluster on loopback with replicated streams and two pipeline
- * workers, each owning half of the partitions. While events flow, one NATS node and one worker are killed
- * (SIGKILL) and later restarted; at the end every event the API acknowledged is stored exactly once and
- * the views equal the reconciliation's recomputation.
+ * Scale-out: a three-node JetStream cluster on loopback with replicated streams and two pipeline workers,
+ * each owning half of the partitions. While events flow, one NATS node and one worker are killed (SIGKILL)
+ * and later restarted; at the end every event the API acknowledged is stored exactly once and the views
+ * equal the reconciliation's recomputation. Two busy processes keep both cores loaded throughout, so the
+ * daemons must ride out a slow machine and a slowly electing cluster.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,7 +16,7 @@ import { reconcileStore } from '../../pipeline/src/adapters/reconcile';
 import { baseEnv, createTestStore, testDb, type TestStore, waitFor } from '../support/harness';
 import { TEST_PARTITIONS, testEnv } from '../support/env';
 import { freePort } from '../support/free-port';
-import { spawnPipeline, spawnTs, type Child } from '../support/processes';
+import { burnCpu, spawnPipeline, spawnTs, type Child } from '../support/processes';
 import { addToCart, checkoutCompleted, leadForm, pageView } from '../support/journeys';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -24,6 +25,7 @@ let shop: TestStore;
 let clusterDir: string;
 let clusterEnv: Record<string, string>;
 let natsUrl: string;
+let stopLoad: () => Promise<void> = () => Promise.resolve();
 
 function cluster(script: 'start-cluster.sh' | 'stop-cluster.sh', extra: Record<string, string> = {}): string {
   return execFileSync('bash', [path.join(ROOT, 'infra/local', script)], {
@@ -34,6 +36,7 @@ function cluster(script: 'start-cluster.sh' | 'stop-cluster.sh', extra: Record<s
 }
 
 beforeAll(async () => {
+  stopLoad = burnCpu(2);
   db = testDb();
   shop = await createTestStore(db);
   clusterDir = path.join(testEnv.dataDir, 'nats-cluster');
@@ -67,6 +70,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await stopLoad();
   cluster('stop-cluster.sh');
   await db.close();
 });

@@ -29,3 +29,23 @@ export function spawnTs(entry: string, env: Record<string, string>): Child {
 export function spawnPipeline(extra: Record<string, string> = {}): Child {
   return spawnTs('pipeline/src/app/main.ts', baseEnv({ LOG_LEVEL: 'warn', PIPELINE_FLUSH_MS: '20', ...extra }));
 }
+
+/**
+ * Keeps `n` cores busy (each child spins until killed), so that tests prove the daemons ride out a
+ * machine whose CPU is taken by someone else. Returns a function that stops the load.
+ */
+export function burnCpu(n: number): () => Promise<void> {
+  const children = Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  return async () => {
+    await Promise.all(
+      children.map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            if (c.exitCode !== null || c.signalCode !== null) return resolve();
+            c.once('exit', () => resolve());
+            c.kill('SIGKILL');
+          }),
+      ),
+    );
+  };
+}

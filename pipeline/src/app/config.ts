@@ -1,7 +1,16 @@
 /** Pipeline daemon configuration, from environment variables only (DESIGN D12). */
 import { z } from 'zod';
 import { DEFAULT_PARTITIONS } from '../../../contracts/src/subjects';
-import { envCron, envInt, envLogLevel, envRequired, parseEnv, parsePartitionSet } from '../../../infra/runtime/env';
+import {
+  envCron,
+  envInt,
+  envLogLevel,
+  envRequired,
+  envExitWithParent,
+  envStartupTimeout,
+  parseEnv,
+  parsePartitionSet,
+} from '../../../infra/runtime/env';
 
 const int = envInt;
 
@@ -10,6 +19,8 @@ const schema = z
     NATS_URL: envRequired('nats://127.0.0.1:4222'),
     DATABASE_URL: envRequired('postgres://user:pass@127.0.0.1:5432/attribution'),
     LOG_LEVEL: envLogLevel(),
+    STARTUP_TIMEOUT_MS: envStartupTimeout(),
+    EXIT_WITH_PARENT: envExitWithParent(),
     EVENT_PARTITIONS: int(DEFAULT_PARTITIONS, 1),
     PIPELINE_PARTITIONS: z
       .string()
@@ -53,6 +64,8 @@ const schema = z
       natsUrl: env.NATS_URL,
       databaseUrl: env.DATABASE_URL,
       logLevel: env.LOG_LEVEL,
+      startupTimeoutMs: env.STARTUP_TIMEOUT_MS,
+      exitWithParent: env.EXIT_WITH_PARENT,
       eventPartitions: env.EVENT_PARTITIONS,
       partitions,
       batchMax: env.PIPELINE_BATCH_MAX,

@@ -4,11 +4,11 @@
  */
 import type { Server } from 'node:http';
 import type { Subscription } from 'rxjs';
-import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { consumerName, EVENTS_STREAM } from '../../../contracts/src/subjects';
 import type { Db } from '../../../infra/runtime/db';
-import { connectDependencies, dependencyChecks } from '../../../infra/runtime/lifecycle';
+import { connectDependencies, dependencyChecks, retryStartup } from '../../../infra/runtime/lifecycle';
 import type { Logger } from '../../../infra/runtime/logger';
 import { consumePartitions } from '../adapters/nats-source';
 import { createBatchWriter, type MaintainViews } from '../adapters/pg-batch-writer';
@@ -45,33 +45,24 @@ export async function startPipeline(
   deps: PipelineDeps = {},
 ): Promise<RunningPipeline> {
   const metrics = createPipelineMetrics();
-  const { db, nc } = await connectDependencies({
+  const { db, nc, jsm } = await connectDependencies({
     service: 'pipeline',
     databaseUrl: config.databaseUrl,
     natsUrl: config.natsUrl,
     dbPool: config.dbPool,
     logger,
+    startupTimeoutMs: config.startupTimeoutMs,
     dbQuery: metrics.dbQuery,
   });
   const js = jetstream(nc);
-  const jsm = await jetstreamManager(nc);
-  // A missing stream or consumer is a setup problem: say so clearly. On a cluster that is still electing
-  // its leaders, keep asking for a while before giving up.
+  // A consumer that is missing is a setup problem (npm run nats:setup); on a cluster still electing its
+  // leaders it is only late. Either way the wait says which one is awaited.
   for (const p of config.partitions) {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
-        break;
-      } catch (err) {
-        if (attempt >= 30)
-          throw new Error(
-            `consumer ${consumerName(p)} of stream ${EVENTS_STREAM} is not available (run npm run nats:setup)`,
-            { cause: err },
-          );
-        logger.warn({ err, partition: p, attempt }, 'consumer not available yet; retrying');
-        await delay(1000);
-      }
-    }
+    await retryStartup(
+      `consumer ${consumerName(p)} of stream ${EVENTS_STREAM} (created by npm run nats:setup)`,
+      () => jsm.consumers.info(EVENTS_STREAM, consumerName(p)),
+      { logger, timeoutMs: config.startupTimeoutMs },
+    );
   }
 
   const writer = withFaultInjection(

@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const logger = createLogger('pipeline', config.logLevel);
   const pipeline = await startPipeline(config, logger, { maintainViews: standardMaintainer(logger) });
   logger.info({ partitions: config.partitions, healthPort: config.healthPort }, 'pipeline started');
-  exitOnSignals(logger, () => pipeline.stop(), config.shutdownTimeoutMs);
+  exitOnSignals(logger, () => pipeline.stop(), config.shutdownTimeoutMs, { exitWithParent: config.exitWithParent });
   pipeline.done.catch((err: unknown) => {
     logger.fatal({ err }, 'pipeline failed');
     void pipeline.stop().finally(() => process.exit(1));

@@ -1,6 +1,13 @@
 /** Webhook delivery worker configuration, from environment variables only (DESIGN D12). */
 import { z } from 'zod';
-import { envInt, envLogLevel, envRequired, parseEnv } from '../../../infra/runtime/env';
+import {
+  envInt,
+  envLogLevel,
+  envRequired,
+  envExitWithParent,
+  envStartupTimeout,
+  parseEnv,
+} from '../../../infra/runtime/env';
 import { DEFAULT_BACKOFF_MS, MAX_RETRY_AFTER_MS, parseBackoffList } from '../webhooks/backoff';
 
 const int = envInt;
@@ -11,6 +18,8 @@ const schema = z
     NATS_URL: required('nats://127.0.0.1:4222'),
     DATABASE_URL: required('postgres://user:pass@127.0.0.1:5432/attribution'),
     LOG_LEVEL: envLogLevel(),
+    STARTUP_TIMEOUT_MS: envStartupTimeout(),
+    EXIT_WITH_PARENT: envExitWithParent(),
     /** Deliveries attempted at once by this worker. */
     WEBHOOK_CONCURRENCY: int(16, 1),
     /** Timeout of one HTTP attempt (connection, answer and the first bytes of a failure's body). */
@@ -44,6 +53,8 @@ const schema = z
     natsUrl: env.NATS_URL,
     databaseUrl: env.DATABASE_URL,
     logLevel: env.LOG_LEVEL,
+    startupTimeoutMs: env.STARTUP_TIMEOUT_MS,
+    exitWithParent: env.EXIT_WITH_PARENT,
     concurrency: env.WEBHOOK_CONCURRENCY,
     timeoutMs: env.WEBHOOK_TIMEOUT_MS,
     backoff: {

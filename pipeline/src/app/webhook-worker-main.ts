@@ -6,7 +6,7 @@
  * a second signal exits at once. Tests start the worker in-process with `startWebhookWorker`.
  */
 import type { Server } from 'node:http';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { WEBHOOK_CONSUMER, WEBHOOKS_STREAM } from '../../../contracts/src/webhook-delivery';
 import type { Db } from '../../../infra/runtime/db';
@@ -15,6 +15,7 @@ import {
   dependencyChecks,
   exitOnSignals,
   loadConfigOrExit,
+  retryStartup,
 } from '../../../infra/runtime/lifecycle';
 import { createLogger, type Logger } from '../../../infra/runtime/logger';
 import { postWebhook } from '../webhooks/deliver';
@@ -54,19 +55,22 @@ export async function startWebhookWorker(
   deps: WebhookWorkerDeps = {},
 ): Promise<RunningWebhookWorker> {
   const metrics = createWebhookMetrics();
-  const { db, nc } = await connectDependencies({
+  const { db, nc, jsm } = await connectDependencies({
     service: 'webhook-worker',
     databaseUrl: config.databaseUrl,
     natsUrl: config.natsUrl,
     dbPool: config.dbPool,
     statementTimeoutMs: 10_000,
     logger,
+    startupTimeoutMs: config.startupTimeoutMs,
     dbQuery: metrics.dbQuery,
   });
   const js = jetstream(nc);
-  const jsm = await jetstreamManager(nc);
-  // Fail fast with a clear message when the stream or the consumer is missing (npm run nats:setup).
-  const info = await jsm.consumers.info(WEBHOOKS_STREAM, WEBHOOK_CONSUMER);
+  const info = await retryStartup(
+    `consumer ${WEBHOOK_CONSUMER} of stream ${WEBHOOKS_STREAM} (created by npm run nats:setup)`,
+    () => jsm.consumers.info(WEBHOOKS_STREAM, WEBHOOK_CONSUMER),
+    { logger, timeoutMs: config.startupTimeoutMs },
+  );
   const ackWaitMs = Math.max(1000, Math.round((info.config.ack_wait ?? 30e9) / 1e6));
   if (config.timeoutMs >= ackWaitMs) {
     logger.warn(
@@ -220,7 +224,7 @@ async function main(): Promise<void> {
     'webhook worker started',
   );
 
-  exitOnSignals(logger, () => worker.stop(), config.shutdownTimeoutMs);
+  exitOnSignals(logger, () => worker.stop(), config.shutdownTimeoutMs, { exitWithParent: config.exitWithParent });
 
   worker.done.then(
     () => {

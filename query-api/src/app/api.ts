@@ -29,6 +29,7 @@ export async function startApi(config: ApiConfig, logger: Logger): Promise<Runni
     dbPool: config.dbPool,
     statementTimeoutMs: config.statementTimeoutMs,
     logger,
+    startupTimeoutMs: config.startupTimeoutMs,
     dbQuery: metrics.dbQuery,
   });
   let draining = false;

@@ -1,7 +1,14 @@
 /** Query API configuration, from environment variables only (DESIGN D12). */
 import { z } from 'zod';
 import { DEFAULT_PARTITIONS } from '../../../contracts/src/subjects';
-import { envInt, envLogLevel, envRequired, parseEnv } from '../../../infra/runtime/env';
+import {
+  envInt,
+  envLogLevel,
+  envRequired,
+  envExitWithParent,
+  envStartupTimeout,
+  parseEnv,
+} from '../../../infra/runtime/env';
 
 const int = envInt;
 
@@ -12,6 +19,8 @@ const schema = z
     PORT: int(8080),
     HOST: z.string().default('0.0.0.0'),
     LOG_LEVEL: envLogLevel(),
+    STARTUP_TIMEOUT_MS: envStartupTimeout(),
+    EXIT_WITH_PARENT: envExitWithParent(),
     SHORT_LINK_HOST: z.string().min(1).default('localhost:8080'),
     EVENT_PARTITIONS: int(DEFAULT_PARTITIONS, 1),
     API_BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
@@ -28,6 +37,8 @@ const schema = z
     port: env.PORT,
     host: env.HOST,
     logLevel: env.LOG_LEVEL,
+    startupTimeoutMs: env.STARTUP_TIMEOUT_MS,
+    exitWithParent: env.EXIT_WITH_PARENT,
     shortLinkHost: env.SHORT_LINK_HOST,
     eventPartitions: env.EVENT_PARTITIONS,
     bodyLimitBytes: env.API_BODY_LIMIT_BYTES,

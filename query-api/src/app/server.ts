@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const logger = createLogger('query-api', config.logLevel);
   const api = await startApi(config, logger);
   logger.info({ url: api.url }, 'query API listening');
-  exitOnSignals(logger, () => api.stop(), config.shutdownTimeoutMs);
+  exitOnSignals(logger, () => api.stop(), config.shutdownTimeoutMs, { exitWithParent: config.exitWithParent });
 }
 
 void main().catch((err: unknown) => {
