@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps generate run stop services-up services-down migrate nats-setup check typecheck lint format test test-unit test-integration bench cluster cluster-stop
+.PHONY: help deps generate run stop clean services-up services-down migrate nats-setup check typecheck lint format test test-unit test-integration bench cluster cluster-stop
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -18,6 +18,9 @@ run: generate ## Start everything in the foreground (local NATS + PostgreSQL unl
 
 stop: ## Stop the local nats-server and PostgreSQL started by `make run`
 	@bash infra/local/stop-all.sh
+
+clean: ## Stop the local services and delete their data (./.data); asks first unless FORCE=1
+	@FORCE=$(FORCE) bash infra/local/clean.sh
 
 services-up: deps ## Start only the local nats-server and PostgreSQL under ./.data
 	@bash infra/local/start-nats.sh >/dev/null && bash infra/local/start-postgres.sh >/dev/null

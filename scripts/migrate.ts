@@ -4,16 +4,13 @@
  */
 import { Command } from 'commander';
 import { migrate } from '../infra/migrate';
+import { requireConnection } from './connection-env';
 
 const program = new Command('migrate')
   .description('Apply pending SQL migrations (forward only) to DATABASE_URL')
   .option('--database-url <url>', 'PostgreSQL URL (default: $DATABASE_URL)')
   .action(async (opts: { databaseUrl?: string }) => {
-    const url = opts.databaseUrl ?? process.env.DATABASE_URL;
-    if (!url) {
-      console.error('migrate: DATABASE_URL is not set (or pass --database-url)');
-      process.exit(2);
-    }
+    const url = opts.databaseUrl ?? requireConnection('DATABASE_URL', 'migrate');
     const applied = await migrate(url);
     console.error(applied.length ? `migrate: applied ${applied.join(', ')}` : 'migrate: up to date');
   });

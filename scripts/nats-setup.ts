@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { connect } from '@nats-io/transport-node';
 import { DEFAULT_PARTITIONS } from '../contracts/src/subjects';
 import { setupNats } from '../infra/nats-setup';
+import { requireConnection } from './connection-env';
 
 const program = new Command('nats-setup')
   .description('Apply the stream and consumer definitions of infra/nats idempotently')
@@ -10,11 +11,7 @@ const program = new Command('nats-setup')
   .option('--partitions <n>', 'partition count', process.env.EVENT_PARTITIONS ?? String(DEFAULT_PARTITIONS))
   .option('--replicas <n>', 'stream replicas', '1')
   .action(async (opts: { natsUrl?: string; partitions: string; replicas: string }) => {
-    const servers = opts.natsUrl ?? process.env.NATS_URL;
-    if (!servers) {
-      console.error('nats-setup: NATS_URL is not set (or pass --nats-url)');
-      process.exit(2);
-    }
+    const servers = opts.natsUrl ?? requireConnection('NATS_URL', 'nats-setup');
     const nc = await connect({ servers: servers.split(','), name: 'nats-setup' });
     try {
       await setupNats(nc, { partitions: Number(opts.partitions), replicas: Number(opts.replicas) });

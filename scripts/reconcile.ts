@@ -6,6 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { createDb } from '../infra/runtime/db';
 import { reconcileStore } from '../pipeline/src/adapters/reconcile';
+import { requireConnection } from './connection-env';
 
 function parseDay(value: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value)))
@@ -22,12 +23,11 @@ const program = new Command('reconcile')
   .option('--max-rows <n>', 'print at most this many drift rows', '1000')
   .showHelpAfterError()
   .action(async (opts: { store: string; from?: string; to?: string; repair?: boolean; maxRows: string }) => {
-    const url = process.env.DATABASE_URL;
-    if (!url) {
-      console.error('reconcile: DATABASE_URL is not set');
-      process.exit(2);
-    }
-    const db = createDb({ connectionString: url, service: 'reconcile', max: 2 });
+    const db = createDb({
+      connectionString: requireConnection('DATABASE_URL', 'reconcile'),
+      service: 'reconcile',
+      max: 2,
+    });
     try {
       const started = Date.now();
       const result = await reconcileStore(db, opts.store, {

@@ -28,6 +28,7 @@ import { createDb } from '../infra/runtime/db';
 import { createLogger } from '../infra/runtime/logger';
 import { getStore } from '../infra/runtime/store-registry';
 import { replayStore, type ReplayRange } from '../pipeline/src/adapters/replay';
+import { requireConnection } from './connection-env';
 
 interface Point {
   seq?: number;
@@ -153,12 +154,8 @@ const program = new Command('replay')
   .showHelpAfterError()
   .action(
     async (opts: { store: string; from?: Point; to?: Point; rebuild?: boolean; batch: string; file?: string }) => {
-      const natsUrl = process.env.NATS_URL;
-      const databaseUrl = process.env.DATABASE_URL;
-      if (!natsUrl || !databaseUrl) {
-        console.error('replay: NATS_URL and DATABASE_URL must be set');
-        process.exit(2);
-      }
+      const natsUrl = requireConnection('NATS_URL', 'replay');
+      const databaseUrl = requireConnection('DATABASE_URL', 'replay');
       const db = createDb({ connectionString: databaseUrl, service: 'replay', max: 4 });
       try {
         if (!(await getStore(db, opts.store))) {

@@ -13,6 +13,7 @@ import { LOOKBACK_DAYS } from '../contracts/src/attribution';
 import { CREDENTIAL_KINDS, type CredentialKind } from '../infra/runtime/credentials';
 import { createDb, type Db } from '../infra/runtime/db';
 import { createStore, getStore, listStores, revokeCredential, rotateCredential } from '../infra/runtime/store-registry';
+import { requireConnection } from './connection-env';
 import { registerWebhookCommands } from './webhook-cli';
 
 function parseTimezone(value: string): string {
@@ -45,12 +46,7 @@ function parseKind(value: string): CredentialKind {
 }
 
 async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    console.error('store: DATABASE_URL is not set (make run prints it; see README)');
-    process.exit(2);
-  }
-  const db = createDb({ connectionString: url, service: 'store-cli', max: 2 });
+  const db = createDb({ connectionString: requireConnection('DATABASE_URL', 'store'), service: 'store-cli', max: 2 });
   try {
     return await fn(db);
   } finally {

@@ -13,6 +13,7 @@ import { connect } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { IDENTITY_EVENTS, type IdentityEventName } from '../contracts/src/webhooks';
 import { createDb, type Db } from '../infra/runtime/db';
+import { requireConnection } from './connection-env';
 import { getStore } from '../infra/runtime/store-registry';
 import {
   DestinationInputError,
@@ -57,14 +58,12 @@ function parsePositiveInt(value: string): number {
   return Number(value);
 }
 
-function requireEnv(name: 'DATABASE_URL' | 'NATS_URL'): string {
-  const value = process.env[name];
-  if (!value) throw new CliError(`${name} is not set (make run prints it; see README)`, 2);
-  return value;
-}
-
 async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  const db = createDb({ connectionString: requireEnv('DATABASE_URL'), service: 'store-cli', max: 2 });
+  const db = createDb({
+    connectionString: requireConnection('DATABASE_URL', 'store webhook'),
+    service: 'store-cli',
+    max: 2,
+  });
   try {
     return await fn(db);
   } finally {
@@ -101,7 +100,7 @@ function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): (...arg
 /** Publishes redriven deliveries to JetStream (NATS_URL) and waits for each ack. */
 export async function withPublisher<T>(
   fn: (publish: PublishDelivery) => Promise<T>,
-  natsUrl: string = requireEnv('NATS_URL'),
+  natsUrl: string = requireConnection('NATS_URL', 'store webhook'),
 ): Promise<T> {
   const nc = await connect({ servers: natsUrl.split(','), name: 'store-cli' });
   try {

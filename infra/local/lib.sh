@@ -37,3 +37,8 @@ as_pg_user() {
   local user; user=$(pg_os_user)
   if [ "$(id -u)" = 0 ]; then runuser -u "$user" -- "$@"; else "$@"; fi
 }
+
+# Where start-postgres.sh keeps a cluster whose data directory the PostgreSQL account cannot reach (as root,
+# a checkout under /root, say): one directory per data directory, named after its path.
+pg_outside_prefix() { echo "/var/tmp/open-attribution-pg-"; }
+pg_outside_dir() { echo "$(pg_outside_prefix)$(printf '%s' "$1" | md5sum | cut -c1-12)"; }

@@ -23,5 +23,7 @@ else
   done
   (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { log "nats-server did not start; see $dir/nats.log"; exit 1; }
   log "nats-server started on 127.0.0.1:$port (log: $dir/nats.log)"
+  # The CLIs find the running local server through this file when NATS_URL is not set.
+  printf 'nats://127.0.0.1:%s\n' "$port" >"$data_dir/nats.url"
 fi
 echo "nats://127.0.0.1:$port"

@@ -16,7 +16,7 @@ user=$(pg_os_user)
 # directory is closed to it (a checkout under /root, say), the cluster lives in /var/tmp and .data/pg
 # links to it.
 if [ "$(id -u)" = 0 ] && ! runuser -u "$user" -- test -x "$data_dir" 2>/dev/null; then
-  real="/var/tmp/open-attribution-pg-$(printf '%s' "$data_dir" | md5sum | cut -c1-12)"
+  real=$(pg_outside_dir "$data_dir")
   mkdir -p "$real"
   [ -L "$dir" ] || { [ -d "$dir" ] && rmdir "$dir" 2>/dev/null; ln -sfn "$real" "$dir"; }
   log "$data_dir is not reachable by the '$user' account: the cluster lives in $real"
@@ -50,4 +50,7 @@ if ! PGPASSWORD=$pw "$bindir/psql" -h 127.0.0.1 -p "$port" -U attrib -d postgres
   "select 1 from pg_database where datname='$db'" | grep -q 1; then
   PGPASSWORD=$pw "$bindir/psql" -h 127.0.0.1 -p "$port" -U attrib -d postgres -qc "create database $db" >/dev/null
 fi
-echo "postgres://attrib:$pw@127.0.0.1:$port/$db"
+url="postgres://attrib:$pw@127.0.0.1:$port/$db"
+# The CLIs find the running local database through this file when DATABASE_URL is not set.
+(umask 077 && printf '%s\n' "$url" >"$data_dir/pg.url")
+echo "$url"

@@ -12,7 +12,7 @@ import { migrate } from '../../infra/migrate';
 import { setupNats } from '../../infra/nats-setup';
 import { createDb, type Db } from '../../infra/runtime/db';
 import { createStore, type StoreCredentials, type StoreRecord } from '../../infra/runtime/store-registry';
-import { startLocalServices, stopLocalServices } from '../../test/support/local-services';
+import { startLocalServices, removeLocalServices } from '../../test/support/local-services';
 import { freePort } from '../../test/support/free-port';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -105,10 +105,7 @@ export async function startBenchEnv(opts: { withPipeline?: boolean; timezone?: s
   const close = async (): Promise<void> => {
     await Promise.all([stopChild(api), pipeline ? stopChild(pipeline) : Promise.resolve()]);
     await db.close();
-    if (dataDir) {
-      stopLocalServices(dataDir);
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
+    if (dataDir) removeLocalServices(dataDir);
   };
   // An interrupted benchmark still stops what it started.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,15 +1,17 @@
 /**
- * The newcomer's path (issue 2): `make run`'s script starts the pipeline and the API, the store CLI
- * creates a store, and one page_viewed event sent over HTTP is stored within a second. Plus the rest of
- * the store CLI (list, rotate, revoke, --help).
+ * The newcomer's path: `make run`'s script starts the pipeline and the API, the store CLI creates a store,
+ * and one page_viewed event sent over HTTP is stored within a second. On a fresh data directory, the CLI
+ * finds the local database by itself; a killed `make run` leaves no daemon behind, two quick signals stop
+ * everything, and `make clean` deletes what it started. Plus the rest of the store CLI.
  */
-import { execFile } from 'node:child_process';
-import { spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sampleEvent } from '../../contracts/src/validation/samples';
 import type { Db } from '../../infra/runtime/db';
 import { baseEnv, testDb, waitFor } from '../support/harness';
+import { testEnv } from '../support/env';
 import { freePort } from '../support/free-port';
 
 const run = promisify(execFile);
@@ -179,5 +181,127 @@ describe('make run', () => {
       process.kill(-child.pid!, 'SIGTERM');
       expect(await exited).toBe(0);
     }
+  });
+});
+
+/** `make run`'s script in the background, with its output kept. */
+function startRun(env: Record<string, string | undefined>): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
+  const child = spawn('bash', ['infra/local/run.sh'], {
+    cwd: ROOT,
+    env: env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+const answers = (url: string) =>
+  fetch(url).then(
+    (r) => r.status,
+    () => 0,
+  );
+
+/** The environment of a newcomer's shell: nothing exported about the services. */
+function freshShellEnv(extra: Record<string, string>): Record<string, string | undefined> {
+  const { DATABASE_URL: _d, NATS_URL: _n, ...rest } = process.env;
+  return { ...rest, LOG_LEVEL: 'warn', ...extra };
+}
+
+describe('make run on a fresh data directory', () => {
+  it('the store CLI finds the local database without an export; a killed make run leaves no daemon; make clean deletes it', async () => {
+    const dataDir = path.join(testEnv.dataDir, `fresh-${Date.now()}`);
+    const [port, healthPort, webhookPort, natsPort, pgPort] = await Promise.all(
+      Array.from({ length: 5 }, () => freePort()),
+    );
+    const env = freshShellEnv({
+      DATA_DIR: dataDir,
+      NATS_PORT: String(natsPort),
+      PG_PORT: String(pgPort),
+      PG_FAST: '1',
+      PORT: String(port),
+      PIPELINE_HEALTH_PORT: String(healthPort),
+      WEBHOOK_HEALTH_PORT: String(webhookPort),
+      EVENT_PARTITIONS: '4',
+    });
+    const run1 = startRun(env);
+    const healthUrls = [
+      `http://127.0.0.1:${port}/healthz`,
+      `http://127.0.0.1:${healthPort}/healthz`,
+      `http://127.0.0.1:${webhookPort}/healthz`,
+    ];
+    try {
+      await waitFor(
+        () => Promise.all(healthUrls.map(answers)),
+        (s) => s.every((x) => x === 200),
+        120_000,
+        250,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}\n${run1.output()}`);
+      });
+      // Another shell, nothing exported: the CLI uses the running local PostgreSQL and says so.
+      const created = await run(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/store.ts', 'create', '--name', 'Fresh', '--timezone', 'UTC', '--currency', 'USD'],
+        { cwd: ROOT, env: freshShellEnv({ DATA_DIR: dataDir }) },
+      );
+      expect(JSON.parse(created.stdout)).toMatchObject({ store_id: expect.stringMatching(/^st_/) });
+      expect(created.stderr).toMatch(
+        /DATABASE_URL is not set; using the one of the local services started by make run/,
+      );
+      expect(created.stderr).not.toContain(fs.readFileSync(path.join(dataDir, 'pg', 'password'), 'utf8'));
+
+      // make run killed outright (a closed terminal, kill -9): its daemons notice and go.
+      process.kill(run1.child.pid!, 'SIGKILL');
+      await waitFor(
+        () => Promise.all(healthUrls.map(answers)),
+        (s) => s.every((x) => x === 0),
+        60_000,
+        250,
+      );
+    } finally {
+      try {
+        process.kill(-run1.child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    execFileSync('bash', [path.join(ROOT, 'infra/local/clean.sh')], {
+      env: { ...process.env, DATA_DIR: dataDir, FORCE: '1' },
+    });
+    expect(fs.existsSync(dataDir)).toBe(false);
+  }, 240_000);
+
+  it('two signals in quick succession stop every daemon', async () => {
+    const [port, healthPort, webhookPort] = await Promise.all([freePort(), freePort(), freePort()]);
+    const r = startRun({
+      ...process.env,
+      ...baseEnv({
+        PORT: String(port),
+        PIPELINE_HEALTH_PORT: String(healthPort),
+        WEBHOOK_HEALTH_PORT: String(webhookPort),
+        LOG_LEVEL: 'warn',
+      }),
+    });
+    const healthUrls = [port, healthPort, webhookPort].map((p) => `http://127.0.0.1:${p}/healthz`);
+    await waitFor(
+      () => Promise.all(healthUrls.map(answers)),
+      (s) => s.every((x) => x === 200),
+      60_000,
+      200,
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\n${r.output()}`);
+    });
+    process.kill(r.child.pid!, 'SIGTERM');
+    process.kill(r.child.pid!, 'SIGTERM');
+    await r.exited;
+    expect(await Promise.all(healthUrls.map(answers))).toEqual([0, 0, 0]);
   });
 });

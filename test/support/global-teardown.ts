@@ -1,9 +1,9 @@
-import fs from 'node:fs';
-import { stopLocalServices } from './local-services';
+import { removeLocalServices, stopLocalServices } from './local-services';
 
+/** Stops the throwaway services and deletes their data (KEEP_TEST_DATA=1 keeps it for a post-mortem). */
 export default function globalTeardown(): void {
   const dataDir = process.env.TEST_DATA_DIR;
   if (!dataDir) return;
-  stopLocalServices(dataDir);
-  if (!process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
+  if (process.env.KEEP_TEST_DATA) stopLocalServices(dataDir);
+  else removeLocalServices(dataDir);
 }

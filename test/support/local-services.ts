@@ -58,3 +58,8 @@ export function startPostgresOnly(dataDir: string, pgPort: number): string {
 export function stopLocalServices(dataDir: string): void {
   run('stop-all.sh', { DATA_DIR: dataDir });
 }
+
+/** Stops the services of `dataDir` and deletes it, with a PostgreSQL cluster kept outside it (make clean). */
+export function removeLocalServices(dataDir: string): void {
+  run('clean.sh', { DATA_DIR: dataDir, FORCE: '1' });
+}
