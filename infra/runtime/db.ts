@@ -62,16 +62,24 @@ export function createDb(opts: DbOptions): Db {
 
   async function transaction<T>(tag: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
+    // A checked-out client whose server goes away between two queries emits 'error' on itself (the pool
+    // listens only to idle clients): without a listener that would end the process. The next query fails
+    // instead, and the transaction with it.
+    const onClientError = (err: Error): void => opts.onError?.(err);
+    client.on('error', onClientError);
+    let broken: Error | undefined;
     try {
       await client.query(`/* ${opts.service}:${tag} */ begin`);
       const result = await fn(client);
       await client.query('commit');
       return result;
     } catch (err) {
-      await client.query('rollback').catch(() => undefined);
+      await client.query('rollback').catch((rollbackErr: Error) => (broken = rollbackErr));
       throw err;
     } finally {
-      client.release();
+      client.off('error', onClientError);
+      // A client that could not even roll back is discarded rather than handed out again.
+      client.release(broken);
     }
   }
 
@@ -95,10 +103,14 @@ const TRANSIENT_SQLSTATES = new Set([
 const TRANSIENT_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN']);
 
 export function isTransientDbError(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = (err as { code?: unknown }).code;
+  // Duck-typed: socket errors may come from another realm (a test VM), where `instanceof Error` fails.
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message } = err as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (TRANSIENT_SQLSTATES.has(code) || TRANSIENT_NODE_CODES.has(code))) return true;
-  return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
-    err.message,
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
+      message,
+    )
   );
 }

@@ -5,8 +5,20 @@
 import { z } from 'zod';
 import type { Money } from '../events';
 
-/** A string with at least one character. */
-export const nonEmptyString = z.string().min(1);
+/**
+ * Upper bounds keep every accepted value storable and exact downstream (see docs/decisions.md, Ingestion):
+ * ids and keys fit PostgreSQL index entries and NATS headers; amounts stay exact in micro-units within a
+ * JavaScript number and a PostgreSQL bigint.
+ */
+export const MAX_ID_CHARS = 512;
+export const MAX_TEXT_CHARS = 8192;
+/** Largest money amount in any currency (a billion units). */
+export const MAX_AMOUNT = 1_000_000_000;
+export const MAX_QUANTITY = 1_000_000;
+export const MAX_COUNT = 1_000_000_000_000;
+
+/** A string with at least one character (an id, a token, a name): at most MAX_ID_CHARS. */
+export const nonEmptyString = z.string().min(1).max(MAX_ID_CHARS);
 
 /** Client and event ids: 1 to 256 characters. */
 export const envelopeId = z.string().min(1).max(256);
@@ -26,7 +38,10 @@ export const isoDate = z.iso.date({ error: 'must be a date in the form YYYY-MM-D
 
 /** A non-negative decimal number written as a string, as Shopify REST sends money. */
 const DECIMAL_MESSAGE = 'must be a non-negative decimal string such as "19.99"';
-export const decimalString = z.string({ error: DECIMAL_MESSAGE }).regex(/^\d+(\.\d+)?$/, { error: DECIMAL_MESSAGE });
+export const decimalString = z
+  .string({ error: DECIMAL_MESSAGE })
+  .regex(/^\d+(\.\d+)?$/, { error: DECIMAL_MESSAGE, abort: true })
+  .refine((v) => Number(v) < MAX_AMOUNT, { error: `must be below ${MAX_AMOUNT}` });
 
 /** True for an absolute http(s) URL. */
 export function isHttpUrl(value: string): boolean {
@@ -36,17 +51,26 @@ export function isHttpUrl(value: string): boolean {
 }
 
 /** An absolute http(s) URL. */
-export const httpUrl = z.string().refine(isHttpUrl, { error: 'must be an absolute http(s) URL' });
+export const httpUrl = z.string().max(MAX_TEXT_CHARS).refine(isHttpUrl, { error: 'must be an absolute http(s) URL' });
 
 /** Something that looks like an email address (`local@domain`). */
-export const emailAddress = z.string().regex(/^[^\s@]+@[^\s@]+$/, { error: 'must be an email address' });
+export const emailAddress = z
+  .string()
+  .max(320)
+  .regex(/^[^\s@]+@[^\s@]+$/, { error: 'must be an email address' });
 
 /** A count of items: a non-negative integer. */
-export const quantity = z.int().min(0);
+export const quantity = z.int().min(0).max(MAX_QUANTITY);
+
+/** A count of impressions or clicks. */
+export const count = z.int().min(0).max(MAX_COUNT);
+
+/** A money amount of a push (spend, value): non-negative, at most MAX_AMOUNT. */
+export const amount = z.number().min(0).max(MAX_AMOUNT);
 
 /** A monetary amount: a finite JSON number (a numeric string is rejected) and a currency code. */
 export const moneySchema = z.looseObject({
-  amount: z.number(),
+  amount: z.number().min(-MAX_AMOUNT).max(MAX_AMOUNT),
   currencyCode,
 }) satisfies z.ZodType<Money>;
 
@@ -77,10 +101,10 @@ export const shopId = z
 
 /** A platform id (ad spend, e.g. Meta's `act_123`): a safe integer or a non-empty string; output as a string. */
 export const platformId = z
-  .union([z.int(), z.string().min(1)], { error: 'must be a string or an integer' })
+  .union([z.int(), z.string().min(1).max(MAX_ID_CHARS)], { error: 'must be a string or an integer' })
   .transform((v) => String(v));
 
 /** A platform id that may be `""` (ad-set and ad ids of a campaign-level row). */
 export const platformIdOrEmpty = z
-  .union([z.int(), z.string()], { error: 'must be a string or an integer' })
+  .union([z.int(), z.string().max(MAX_ID_CHARS)], { error: 'must be a string or an integer' })
   .transform((v) => String(v));

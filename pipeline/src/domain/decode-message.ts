@@ -15,6 +15,7 @@ import {
   validateProduct,
   type ValidationResult,
 } from '../../../contracts/src/validation';
+import { findUnstorable } from '../../../contracts/src/validation/storable';
 
 export interface LinkClick {
   code: string;
@@ -68,16 +69,16 @@ export function decodeMessage(subject: string, data: Uint8Array, receivedAt: num
   const parsed = parseEventSubject(subject);
   if (!parsed) return poison(null, `subject ${subject} is not ev.<partition>.<storeId>.<name>`);
   const { storeId, name } = parsed;
-  let text: string;
   let body: unknown;
   try {
-    text = utf8.decode(data);
-    body = JSON.parse(text);
+    body = JSON.parse(utf8.decode(data));
   } catch (err) {
     return poison(storeId, `undecodable JSON: ${(err as Error).message}`);
   }
-  // PostgreSQL text and jsonb cannot hold NUL; such a message would fail its batch forever.
-  if (text.includes('\\u0000') || text.includes('\u0000')) return poison(storeId, 'contains a NUL character (\\u0000)');
+  // What PostgreSQL cannot hold (NUL, unpaired surrogates) or a serializer cannot traverse would fail its
+  // batch forever. The API refuses such input; a replayed file or an old message may still carry it.
+  const unstorable = findUnstorable(body, 'message');
+  if (unstorable) return poison(storeId, `${unstorable.field}: ${unstorable.message}`);
   const now = new Date(receivedAt ?? Number.MAX_SAFE_INTEGER / 2);
 
   switch (name) {

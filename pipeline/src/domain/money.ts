@@ -14,11 +14,23 @@ export interface Converted {
 export const MICROS_PER_CENT = MONEY_SCALE / 100;
 
 /**
+ * The largest amount a fact or a conversion carries, in micro-units: a billion store-currency units (the
+ * API's bound on any one amount). A product of bounded inputs (a converted amount, unit cost times
+ * quantity) is capped here, so that every sum stays exact in a JavaScript number and fits a bigint.
+ */
+export const MAX_MICROS = 1_000_000_000 * MONEY_SCALE;
+
+/** Caps micro-units to [-MAX_MICROS, MAX_MICROS]. */
+export function capMicros(micros: number): number {
+  return Math.max(-MAX_MICROS, Math.min(MAX_MICROS, micros));
+}
+
+/**
  * Micro-units of an amount, rounded to whole cents: every stored amount and every credit is a whole number
  * of cents, so report rows rounded to 2 decimals add up exactly to their total.
  */
 export function toMicros(amount: number): number {
-  return Math.round(amount * 100) * MICROS_PER_CENT;
+  return capMicros(Math.round(amount * 100) * MICROS_PER_CENT);
 }
 
 export function convertToStore(amount: number, currency: string, storeCurrency: string, rateOf: RateOf): Converted {

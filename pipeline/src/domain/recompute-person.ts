@@ -11,7 +11,7 @@ import { creditTouches } from './attribution-models';
 import type { EventFact, Line, OrderFact } from './facts';
 import { orderClientId } from './facts';
 import { selectTouches } from './lookback';
-import { MICROS_PER_CENT } from './money';
+import { capMicros, MICROS_PER_CENT } from './money';
 import { byTimeThenId, ownHostsOf, type ResolveLink, type Session, sessionize } from './sessionize';
 import { deriveTouchpoint, DIRECT_CAMPAIGN, DIRECT_MEDIUM, DIRECT_SOURCE } from './touchpoint';
 
@@ -246,6 +246,7 @@ export function recomputePerson(facts: PersonFacts, rules: StoreRules): PersonVi
         : !purchases.some((p) => p.at < d.at);
     let cogsMicros = 0;
     for (const [variantId, qty] of d.lines) cogsMicros += (facts.variantCost(variantId) ?? 0) * qty;
+    cogsMicros = capMicros(cogsMicros);
 
     const selection = selectTouches(touches, d.at, rules.lookbackDays);
     const dims: CreditDims[] = selection.syntheticDirect

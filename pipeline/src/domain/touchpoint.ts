@@ -82,9 +82,10 @@ export function deriveTouchpoint(input: TouchpointInput): Touchpoint {
   const clickId = CLICK_IDS.find((c) => getParam(params, c.param) !== undefined);
   const utmCampaign = norm(getParam(params, 'utm_campaign'));
   const chosen = chooseAttribution(input, params, parsed?.host, clickId);
-  const campaign = chosen.origin === 'link' ? chosen.campaign : (utmCampaign ?? chosen.campaign);
+  const campaign = clip(chosen.origin === 'link' ? chosen.campaign : (utmCampaign ?? chosen.campaign));
 
-  const { source, medium } = chosen;
+  const source = clip(chosen.source);
+  const medium = clip(chosen.medium);
   const channel = classifyChannel({ source, medium, campaign });
   const clickIdParam = clickId?.param ?? '';
   return {
@@ -93,14 +94,26 @@ export function deriveTouchpoint(input: TouchpointInput): Touchpoint {
     source,
     medium,
     campaign,
-    landingPage,
+    landingPage: clip(landingPage),
     platform: inferPlatform({ source, medium, channel, clickIdParam }),
-    content: getParam(params, 'utm_content') ?? '',
-    term: getParam(params, 'utm_term') ?? '',
-    utmId: getParam(params, 'utm_id') ?? '',
-    linkCode: chosen.linkCode,
+    content: clip(getParam(params, 'utm_content') ?? ''),
+    term: clip(getParam(params, 'utm_term') ?? ''),
+    utmId: clip(getParam(params, 'utm_id') ?? ''),
+    linkCode: clip(chosen.linkCode),
     clickIdParam,
   };
+}
+
+/**
+ * Touchpoint values are rollup keys: PostgreSQL index entries hold about 2.7 KB, and a URL can carry a
+ * parameter of any length. Longer values are cut (the same way every time, so recomputation agrees).
+ */
+export const MAX_DIMENSION_CHARS = 500;
+function clip(value: string): string {
+  if (value.length <= MAX_DIMENSION_CHARS) return value;
+  // Never cut a surrogate pair in two: PostgreSQL's JSON input refuses a lone surrogate.
+  const end = /[\ud800-\udbff]/.test(value[MAX_DIMENSION_CHARS - 1]!) ? MAX_DIMENSION_CHARS - 1 : MAX_DIMENSION_CHARS;
+  return value.slice(0, end);
 }
 
 function chooseAttribution(

@@ -9,6 +9,7 @@ import { createApp } from './app';
 import type { ApiConfig } from './config';
 import type { AppContext } from './context';
 import { createApiMetrics } from './metrics';
+import { CredentialCache } from './credential-cache';
 import { RateLimiter } from './rate-limiter';
 import { TtlCache } from '../services/ttl-cache';
 
@@ -40,6 +41,7 @@ export async function startApi(config: ApiConfig, logger: Logger): Promise<Runni
     logger,
     metrics,
     rateLimiter: new RateLimiter(),
+    credentialCache: new CredentialCache({ freshMs: config.credentialCacheMs, staleMs: config.credentialStaleMs }),
     reportCache: new TtlCache(config.reportCacheMs, 500),
     now: Date.now,
     isDraining: () => draining,

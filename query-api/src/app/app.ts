@@ -10,10 +10,11 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
 import { ValidateError } from '@tsoa/runtime';
+import { isTransientDbError } from '../../../infra/runtime/db';
 import { RegisterRoutes } from '../generated/routes';
 import type { AppContext } from './context';
 import { ApiError, errorBody } from './errors';
-import { findNul } from './nul';
+import { findUnstorable } from '../../../contracts/src/validation/storable';
 
 const isIngestRoute = (path: string): boolean =>
   path.startsWith('/collect/') || /^\/[^/]+\/api\/(events|store\/)/.test(path);
@@ -113,12 +114,13 @@ export function createApp(ctx: AppContext): express.Express {
   });
   app.use('/collect', express.text({ type: 'text/plain', limit: ctx.config.bodyLimitBytes }));
   app.use(express.json({ limit: ctx.config.bodyLimitBytes, strict: false }));
-  // PostgreSQL text cannot hold NUL: such a value would fail deep in a query; name it here instead.
-  // Ingestion checks each item itself, so one bad item of a batch does not reject the others.
+  // Values PostgreSQL cannot hold (NUL, unpaired surrogates) or too deep to traverse would fail deep in a
+  // query or a serializer; name them here instead. Ingestion checks each item itself, so one bad item of a
+  // batch does not reject the others.
   app.use((req, res, next) => {
     if (isIngestRoute(req.path)) return next();
-    const where = findNul(req.body, 'body') ?? findNul(req.query, 'query');
-    if (where) return sendError(req, res, 400, `${where}: must not contain a NUL character (\\u0000)`);
+    const problem = findUnstorable(req.body, 'body') ?? findUnstorable(req.query, 'query');
+    if (problem) return sendError(req, res, 400, `${problem.field}: ${problem.message}`);
     next();
   });
 
@@ -163,6 +165,11 @@ export function createApp(ctx: AppContext): express.Express {
       return sendError(req, res, 415, `body: ${e.message ?? 'unsupported encoding'}`);
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500)
       return sendError(req, res, e.status, `request: ${e.message ?? 'bad request'}`);
+    // The database is unreachable, restarting or too slow: the request may succeed in a moment.
+    if (isTransientDbError(err) || (err as { code?: unknown }).code === '57014') {
+      ctx.logger.warn({ err, reqId: req.id }, 'database unavailable');
+      return sendError(req, res, 503, 'service: temporarily unavailable; retry shortly', { 'Retry-After': '2' });
+    }
     ctx.logger.error({ err, reqId: req.id }, 'unhandled error');
     sendError(
       req,

@@ -8,9 +8,13 @@
  */
 import type { Request } from 'express';
 import { digestCredential, type CredentialKind } from '../../../infra/runtime/credentials';
-import { findStoreByCredential } from '../../../infra/runtime/store-registry';
+import { findStoreByCredential, type StoreRecord } from '../../../infra/runtime/store-registry';
 import type { AppContext, Principal } from './context';
 import { ApiError } from './errors';
+
+/** The database could not say whether a credential is valid: not the caller's fault, so not a 401. */
+const cannotVerify = (): ApiError =>
+  new ApiError(503, 'service: credentials cannot be verified right now; retry shortly', { 'Retry-After': '2' });
 
 export const RATE_CLASSES: Record<string, number> = {
   report: 5,
@@ -47,9 +51,16 @@ export async function authenticate(
   operation = '',
 ): Promise<Principal> {
   if (!secret) throw new ApiError(401, `${field}: header is missing`);
-  const store = await findStoreByCredential(ctx.db, kind, secret);
+  const digest = digestCredential(secret).toString('hex');
+  let store: StoreRecord | null;
+  try {
+    store = await ctx.credentialCache.lookup(`${kind}:${digest}`, () => findStoreByCredential(ctx.db, kind, secret));
+  } catch (err) {
+    ctx.logger.warn({ err }, 'credential lookup failed');
+    throw cannotVerify();
+  }
   if (!store) throw new ApiError(401, `${field}: unknown or revoked credential`);
-  const keyId = digestCredential(secret).subarray(0, 12).toString('hex');
+  const keyId = digest.slice(0, 24);
   const perSecond = rateClass ? RATE_CLASSES[rateClass] : undefined;
   if (perSecond !== undefined) {
     const decision = ctx.rateLimiter.take(`${keyId}:${rateClass}:${operation}`, perSecond);

@@ -30,6 +30,8 @@ const schema = z
     API_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
     API_SHUTDOWN_TIMEOUT_MS: int(10000, 1),
     API_REPORT_CACHE_MS: int(2000),
+    API_CREDENTIAL_CACHE_MS: int(0),
+    API_CREDENTIAL_STALE_MS: int(600_000),
   })
   .transform((env) => ({
     natsUrl: env.NATS_URL,
@@ -48,6 +50,8 @@ const schema = z
     trustProxy: env.API_TRUST_PROXY === 'true',
     shutdownTimeoutMs: env.API_SHUTDOWN_TIMEOUT_MS,
     reportCacheMs: env.API_REPORT_CACHE_MS,
+    credentialCacheMs: env.API_CREDENTIAL_CACHE_MS,
+    credentialStaleMs: env.API_CREDENTIAL_STALE_MS,
   }));
 
 export type ApiConfig = z.output<typeof schema>;

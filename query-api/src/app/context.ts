@@ -5,6 +5,7 @@ import type { StoreRecord } from '../../../infra/runtime/store-registry';
 import type { EventPublisher } from '../adapters/event-publisher';
 import type { ApiConfig } from './config';
 import type { ApiMetrics } from './metrics';
+import type { CredentialCache } from './credential-cache';
 import type { RateLimiter } from './rate-limiter';
 import type { TtlCache } from '../services/ttl-cache';
 import type { GroupSums } from '../services/report.service';
@@ -16,6 +17,8 @@ export interface AppContext {
   logger: Logger;
   metrics: ApiMetrics;
   rateLimiter: RateLimiter;
+  /** Verified credentials, trusted while the database cannot answer (see CredentialCache). */
+  credentialCache: CredentialCache;
   /** Grouped report rows for a second or two (see TtlCache). */
   reportCache: TtlCache<GroupSums[]>;
   now: () => number;

@@ -75,14 +75,22 @@ function storeTime(iso: string, timeZone: string): string {
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 
+/**
+ * The instants PostgreSQL's timestamptz and every time zone can express, 0001-01-01 to 9999-12-31 UTC: a
+ * bound beyond them selects what the nearest one selects (no stored time lies outside).
+ */
+const FIRST_INSTANT = Date.UTC(2000, 0, 1) - 730_119 * 86_400_000;
+const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const clampInstant = (ms: number): number => Math.min(LAST_INSTANT, Math.max(FIRST_INSTANT, ms));
+
 /** A date filter's instant: store time for `YYYY-MM-DD[ HH:MM:SS]`, the given instant for ISO 8601 with an offset. */
 export function parseTimeFilter(param: string, value: string, timeZone: string): number {
   const text = value.trim();
   const zoned = zonedToEpoch(text, timeZone);
-  if (zoned !== null) return zoned;
+  if (zoned !== null) return clampInstant(zoned);
   if (ISO_WITH_OFFSET.test(text)) {
     const ms = Date.parse(text);
-    if (!Number.isNaN(ms)) return ms;
+    if (!Number.isNaN(ms)) return clampInstant(ms);
   }
   const shown = text.length > 40 ? `${text.slice(0, 40)}...` : text;
   throw badRequest(

@@ -17,9 +17,17 @@ import {
 import type { StoreRecord } from '../../../infra/runtime/store-registry';
 import type { AppContext } from '../app/context';
 import { ApiError, badRequest } from '../app/errors';
-import { findNul } from '../app/nul';
+import { findUnstorable } from '../../../contracts/src/validation/storable';
 
 export type PushKind = keyof typeof PUSH_SUBJECT_NAMES;
+
+/** The name a push item goes by in error messages (as its validator names it). */
+const PUSH_ROOTS: Record<PushKind, string> = {
+  orders: 'order',
+  products: 'product',
+  customers: 'customer',
+  'ad-spend': 'row',
+};
 
 interface Publishable {
   index: number;
@@ -37,6 +45,19 @@ function asItems(body: unknown, maxBatch: number): unknown[] {
   if (typeof body !== 'object' || body === null)
     throw badRequest('body', 'must be a JSON object or an array of objects');
   return [body];
+}
+
+/**
+ * A message must fit in one JetStream message (1 MB by default) with its headers: an item this large is
+ * refused by name instead of failing at the publish with an error a retry cannot cure.
+ */
+export const MAX_ITEM_BYTES = 512 * 1024;
+
+function tooLarge(root: string, payload: string): RejectedItem['errors'] | null {
+  const bytes = Buffer.byteLength(payload);
+  return bytes > MAX_ITEM_BYTES
+    ? [{ field: root, message: `is ${bytes} bytes once serialized; at most ${MAX_ITEM_BYTES}` }]
+    : null;
 }
 
 function summarize(rejected: RejectedItem[], batch: boolean): string {
@@ -62,12 +83,9 @@ export class IngestService {
     const valid: Publishable[] = [];
     let warnings = 0;
     items.forEach((item, index) => {
-      const nul = findNul(item, '');
-      if (nul !== null) {
-        rejected.push({
-          index,
-          errors: [{ field: nul.replace(/^\./, '') || 'body', message: 'must not contain a NUL character' }],
-        });
+      const unstorable = findUnstorable(item, 'event');
+      if (unstorable) {
+        rejected.push({ index, errors: [unstorable] });
         return;
       }
       const r = validateEvent(item, { now, clientIpFallback });
@@ -80,6 +98,12 @@ export class IngestService {
         for (const w of r.warnings) this.ctx.metrics.dataQualityWarnings.inc({ field: w.split(' ')[0] ?? w });
       }
       const e = r.value;
+      const payload = JSON.stringify(e);
+      const large = tooLarge('event', payload);
+      if (large) {
+        rejected.push({ index, errors: large });
+        return;
+      }
       valid.push({
         index,
         subject: eventSubject(
@@ -87,7 +111,7 @@ export class IngestService {
           store.store_id,
           e.name,
         ),
-        payload: JSON.stringify(e),
+        payload,
         msgId: eventMsgId(store.store_id, e.id),
       });
     });
@@ -100,12 +124,9 @@ export class IngestService {
     const rejected: RejectedItem[] = [];
     const valid: Publishable[] = [];
     items.forEach((item, index) => {
-      const nul = findNul(item, '');
-      if (nul !== null) {
-        rejected.push({
-          index,
-          errors: [{ field: nul.replace(/^\./, '') || 'body', message: 'must not contain a NUL character' }],
-        });
+      const unstorable = findUnstorable(item, PUSH_ROOTS[kind]);
+      if (unstorable) {
+        rejected.push({ index, errors: [unstorable] });
         return;
       }
       const r = this.validatePush(kind, item, receivedAt);
@@ -114,6 +135,11 @@ export class IngestService {
         return;
       }
       const payload = JSON.stringify(r.value.value);
+      const large = tooLarge(PUSH_ROOTS[kind], payload);
+      if (large) {
+        rejected.push({ index, errors: large });
+        return;
+      }
       // Content-addressed id: the same version pushed twice is dropped by the stream, a changed one is not.
       const digest = createHash('sha256').update(payload).digest('base64url').slice(0, 22);
       valid.push({
