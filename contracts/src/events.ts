@@ -5,8 +5,11 @@
  * Presence and nullability:
  * - a key the spec marks required is required here, except the few that real pixels omit
  *   (consent flags, `discountsAmount`, `localization`, `delivery`, `transactions`, `image.src`, `sku`,
- *   `untranslatedTitle`, `vendor`, checkout `email`): those are optional and the validator reports a warning
- *   when they are absent (DESIGN D3);
+ *   `untranslatedTitle`, `vendor`, checkout `email`, and the members Shopify added later: `finalLinePrice`,
+ *   `transactions[].paymentMethod`, `product.url`, `order.customer.isFirstOrder`): those are optional and the
+ *   validator reports a warning when they are absent (see docs/decisions.md, Ingestion);
+ * - addresses are `{}` or partial before the shopper typed them, `checkout.order` is `{}` before completion and
+ *   `shippingLine.price` is `{}` before a rate is chosen: accepted without a warning;
  * - a value Shopify sends as `null` is typed `T | null`, except the values the product depends on
  *   (ids, amounts, currencies, checkout token, line-item variants), which are never null;
  * - producers may add members; the validator keeps them.
@@ -29,20 +32,23 @@ export interface Attribute {
   value: string;
 }
 
-/** Postal address (spec "Mail address"; Shopify `MailingAddress`, whose values may be null). */
+/**
+ * Postal address (spec "Mail address"; Shopify `MailingAddress`, whose values may be null). Every member is
+ * optional: pixels send `{}` or the few members the shopper has typed so far (e.g. country and province).
+ */
 export interface MailAddress {
-  address1: string | null;
+  address1?: string | null;
   address2?: string | null;
-  city: string | null;
-  country: string | null;
+  city?: string | null;
+  country?: string | null;
   /** ISO 3166-1 alpha-2. */
-  countryCode: string | null;
-  firstName: string | null;
-  lastName: string | null;
+  countryCode?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
   phone?: string | null;
-  province: string | null;
-  provinceCode: string | null;
-  zip: string | null;
+  province?: string | null;
+  provinceCode?: string | null;
+  zip?: string | null;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -131,8 +137,8 @@ export interface Product {
   title: string;
   /** Absent from some producers (warning). */
   untranslatedTitle?: string | null;
-  /** Relative URL, e.g. `/products/apple`. */
-  url: string | null;
+  /** Relative URL, e.g. `/products/apple`; absent from pixels older than the member (warning). */
+  url?: string | null;
   /** Absent from some producers (warning). */
   vendor?: string;
   /** Product type. */
@@ -179,6 +185,7 @@ export interface Cart {
 
 /** A collection (Shopify `Collection`); `productVariants` holds the first variant of each product. */
 export interface Collection {
+  /** Collection id; `""` for the all-products collection (`/collections/all`). */
   id: string;
   title: string;
   productVariants: ProductVariant[];
@@ -233,7 +240,8 @@ export interface SellingPlanAllocation {
 /** One line of a checkout (Shopify `CheckoutLineItem`). */
 export interface CheckoutLineItem {
   discountAllocations?: DiscountAllocation[];
-  finalLinePrice: Money;
+  /** Line total after line discounts; absent from pixels older than the member (warning). */
+  finalLinePrice?: Money;
   id: string | null;
   properties?: Attribute[];
   quantity: number;
@@ -268,18 +276,20 @@ export interface PaymentMethod {
 export interface Transaction {
   amount: Money;
   gateway: string;
-  paymentMethod: PaymentMethod;
+  /** Absent from pixels older than the member (warning). */
+  paymentMethod?: PaymentMethod;
 }
 
 /** The buyer as known to the order (`checkout_completed`). */
 export interface CheckoutOrderCustomer {
   id: string | null;
-  isFirstOrder: boolean | null;
+  /** Absent from pixels older than the member (warning). */
+  isFirstOrder?: boolean | null;
 }
 
-/** The order of a checkout: null (or absent) on every kind but `checkout_completed` (DESIGN D3). */
+/** The order of a checkout: null, absent or `{}` on every kind but `checkout_completed`. */
 export interface CheckoutOrder {
-  id: string | null;
+  id?: string | null;
   customer?: CheckoutOrderCustomer | null;
 }
 
@@ -308,8 +318,12 @@ export interface Localization {
   market?: LocalizationMarket;
 }
 
+/** The empty object pixels send for `shippingLine.price` before a shipping rate is chosen. */
+export type EmptyObject = Record<string, never>;
+
 export interface ShippingLine {
-  price: Money;
+  /** `{}` before a shipping rate is chosen. */
+  price: Money | EmptyObject;
 }
 
 /** A checkout (Shopify `Checkout`). */
@@ -404,7 +418,10 @@ export type CheckoutEventName = (typeof CHECKOUT_EVENT_NAMES)[number];
 /** Envelope `type` values seen from producers; the service accepts any non-empty string. */
 export const EVENT_TYPES = ['standard', 'custom'] as const;
 
-/** `page_viewed` data: an empty object by design (the page is in `context.document.location`). */
+/**
+ * `page_viewed` data: an empty object by design (the page is in `context.document.location`). Pixels may leave
+ * `data` out altogether; the validator then gives `{}`.
+ */
 export interface PageViewedData {
   [key: string]: unknown;
 }
@@ -503,11 +520,14 @@ export interface EventEnvelope {
    */
   id: string;
   name: EventName;
-  /** Sequence number of the event within the client. */
+  /** Sequence number of the event within the client; on `/collect`, 0 when absent (real pixels omit it). */
   seq: number;
   /** ISO 8601 with a time-zone designator, e.g. `2025-01-12T04:30:54.751Z`; at most 24 h in the future. */
   timestamp: string;
-  /** Envelope type, `standard` for Shopify standard events (`custom` is accepted too). */
+  /**
+   * Envelope type, `standard` for Shopify standard events (`custom` is accepted too); on `/collect`, `standard`
+   * when absent (real pixels omit it).
+   */
   type: string;
 }
 

@@ -3,7 +3,8 @@
  * matching `contracts` interface, so the interfaces stay plain for tsoa while validation is real (STYLE 12).
  *
  * Objects are loose: members a producer adds are kept. Members the product depends on are required and
- * never null; members real pixels omit are optional (the warnings are computed in `event.ts`).
+ * never null; members real pixels omit are optional (the warnings are computed in `event.ts`). The shapes
+ * recorded from real pixels (test/fixtures/shopify-pixel) are the authority; see docs/decisions.md, Ingestion.
  */
 import { z } from 'zod';
 import {
@@ -20,6 +21,7 @@ import {
   type Context,
   type Delivery,
   type DiscountApplication,
+  type EmptyObject,
   type EventDataMap,
   type EventName,
   type Lead,
@@ -115,7 +117,7 @@ export const productSchema = z.looseObject({
   id: nonEmptyString,
   title: z.string(),
   untranslatedTitle: optionalNullableString,
-  url: nullableString,
+  url: optionalNullableString,
   vendor: optionalString,
   type: optionalNullableString,
 }) satisfies z.ZodType<Product>;
@@ -152,7 +154,8 @@ export const cartSchema = z.looseObject({
 }) satisfies z.ZodType<Cart>;
 
 export const collectionSchema = z.looseObject({
-  id: nonEmptyString,
+  // `""` for the all-products collection.
+  id: z.string(),
   title: z.string(),
   productVariants: z.array(productVariantSchema),
 }) satisfies z.ZodType<Collection>;
@@ -166,18 +169,19 @@ export const searchResultSchema = z.looseObject({
 // Checkout
 // ---------------------------------------------------------------------------------------------------------------
 
+/** Every member optional: `{}` or a few members before the shopper typed the address. */
 const mailAddressSchema = z.looseObject({
-  address1: nullableString,
+  address1: optionalNullableString,
   address2: optionalNullableString,
-  city: nullableString,
-  country: nullableString,
-  countryCode: nullableString,
-  firstName: nullableString,
-  lastName: nullableString,
+  city: optionalNullableString,
+  country: optionalNullableString,
+  countryCode: optionalNullableString,
+  firstName: optionalNullableString,
+  lastName: optionalNullableString,
   phone: optionalNullableString,
-  province: nullableString,
-  provinceCode: nullableString,
-  zip: nullableString,
+  province: optionalNullableString,
+  provinceCode: optionalNullableString,
+  zip: optionalNullableString,
 }) satisfies z.ZodType<MailAddress>;
 
 const discountApplicationSchema = z.looseObject({
@@ -195,7 +199,7 @@ const lineItemSchema = z.looseObject({
   discountAllocations: z
     .array(z.looseObject({ amount: moneySchema, discountApplication: discountApplicationSchema }))
     .optional(),
-  finalLinePrice: moneySchema,
+  finalLinePrice: moneySchema.optional(),
   id: nullableString,
   properties: z.array(attributeSchema).optional(),
   quantity,
@@ -223,7 +227,7 @@ const deliverySchema = z.looseObject({
 const transactionSchema = z.looseObject({
   amount: moneySchema,
   gateway: z.string(),
-  paymentMethod: z.looseObject({ name: z.string(), type: z.string() }),
+  paymentMethod: z.looseObject({ name: z.string(), type: z.string() }).optional(),
 }) satisfies z.ZodType<Transaction>;
 
 const localizationSchema = z.looseObject({
@@ -232,10 +236,14 @@ const localizationSchema = z.looseObject({
   market: z.looseObject({ handle: optionalNullableString, id: optionalNullableString }).optional(),
 }) satisfies z.ZodType<Localization>;
 
-const orderCustomerSchema = z.looseObject({ id: nullableString, isFirstOrder: z.boolean().nullable() });
-
-const checkoutOrderSchema = z.looseObject({
+const orderCustomerSchema = z.looseObject({
   id: nullableString,
+  isFirstOrder: z.boolean().nullable().optional(),
+});
+
+/** Before completion the order is null, absent or `{}`. */
+const checkoutOrderSchema = z.looseObject({
+  id: nullableString.optional(),
   customer: orderCustomerSchema.nullable().optional(),
 }) satisfies z.ZodType<CheckoutOrder>;
 
@@ -246,6 +254,14 @@ const completedCheckoutOrderSchema = z.looseObject(
   },
   { error: 'must be the order {id, customer} on checkout_completed' },
 ) satisfies z.ZodType<CompletedCheckoutOrder>;
+
+const isEmptyObject = (value: unknown): value is EmptyObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+
+/** `shippingLine.price`: a Money object, or `{}` before a shipping rate is chosen. */
+const shippingPriceSchema = z.union([moneySchema, z.custom<EmptyObject>(isEmptyObject)], {
+  error: 'must be a Money object {amount, currencyCode}, or {} before a shipping rate is chosen',
+});
 
 const checkoutShape = {
   attributes: z.array(attributeSchema).optional(),
@@ -262,7 +278,7 @@ const checkoutShape = {
   order: checkoutOrderSchema.nullable().optional(),
   phone: optionalNullableString,
   shippingAddress: mailAddressSchema.nullable().optional(),
-  shippingLine: z.looseObject({ price: moneySchema }).nullable(),
+  shippingLine: z.looseObject({ price: shippingPriceSchema }).nullable(),
   smsMarketingPhone: optionalNullableString,
   subtotalPrice: moneySchema.nullable(),
   token: nonEmptyString,
@@ -295,7 +311,8 @@ const checkoutDataSchema = z.looseObject({ checkout: checkoutSchema });
 
 /** The `data` schema of each kind. */
 export const EVENT_DATA_SCHEMAS: { readonly [N in EventName]: z.ZodType<EventDataMap[N]> } = {
-  page_viewed: z.looseObject({}),
+  // Pixels may leave the (empty by design) data out.
+  page_viewed: z.looseObject({}).default({}),
   product_viewed: z.looseObject({ productVariant: productVariantSchema }),
   collection_viewed: z.looseObject({ collection: collectionSchema }),
   search_submitted: z.looseObject({ searchResult: searchResultSchema }),

@@ -69,7 +69,7 @@ describe('validateEvent: envelope', () => {
   it.each(['clientId', 'clientIp', 'context', 'data', 'id', 'name', 'seq', 'timestamp', 'type'])(
     'requires %s',
     (field) => {
-      expect(errorsOf(withoutField(sampleEvent('page_viewed'), field))).toEqual([`${field}: is required`]);
+      expect(errorsOf(withoutField(sampleEvent('product_viewed'), field))).toEqual([`${field}: is required`]);
     },
   );
 
@@ -326,7 +326,10 @@ describe('validateEvent: checkout kinds', () => {
     ]);
     expect(errorsOf(withField(input, 'data.checkout.transactions[0]', { gateway: 'x' }))).toEqual([
       'data.checkout.transactions[0].amount: is required',
-      'data.checkout.transactions[0].paymentMethod: is required',
+    ]);
+    const completed = sampleEvent('checkout_completed');
+    expect(errorsOf(withField(completed, 'data.checkout.transactions[0].paymentMethod', { name: 'VISA' }))).toEqual([
+      'data.checkout.transactions[0].paymentMethod.type: is required',
     ]);
   });
 

@@ -17,6 +17,9 @@ import { runSchema, type FieldError, type ValidationResult } from './result';
 /** Default bound on how far in the future an event timestamp may be (DESIGN D3). */
 export const DEFAULT_MAX_FUTURE_MS = 24 * 60 * 60 * 1000;
 
+/** `seq` and `type` of an event sent to `/collect` without them (real Shopify pixels omit both). */
+export const COLLECT_DEFAULTS = { seq: 0, type: 'standard' } as const;
+
 export interface ValidateEventOptions {
   /** The time the event was received; timestamps more than `maxFutureMs` after it are rejected. */
   now: Date;
@@ -24,6 +27,11 @@ export interface ValidateEventOptions {
   maxFutureMs?: number;
   /** Used as `clientIp` when the event has none (the `/collect` route passes the request's address). */
   clientIpFallback?: string;
+  /**
+   * The `/collect` route's envelope defaults: a missing `seq` is 0 and a missing `type` is `standard`
+   * (`COLLECT_DEFAULTS`). Without it (`/api/events`) both are required.
+   */
+  collectDefaults?: boolean;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -48,6 +56,7 @@ function variantWarnings(add: (w: string) => void, path: string, variant: Produc
   if (variant.sku === undefined) add(`${path}.sku missing`);
   if (variant.untranslatedTitle === undefined) add(`${path}.untranslatedTitle missing`);
   if (variant.product.untranslatedTitle === undefined) add(`${path}.product.untranslatedTitle missing`);
+  if (variant.product.url === undefined) add(`${path}.product.url missing`);
   if (variant.product.vendor === undefined) add(`${path}.product.vendor missing`);
 }
 
@@ -61,11 +70,20 @@ const TOLERATED_CHECKOUT_MEMBERS = [
   'transactions',
 ] as const satisfies readonly (keyof Checkout)[];
 
+/** Tolerated checkout members that are absent, including those older pixels predate (`finalLinePrice`, ...). */
 function checkoutWarnings(add: (w: string) => void, checkout: Checkout): void {
   for (const member of TOLERATED_CHECKOUT_MEMBERS) {
     if (checkout[member] === undefined) add(`data.checkout.${member} missing`);
   }
-  for (const item of checkout.lineItems) variantWarnings(add, 'data.checkout.lineItems[*].variant', item.variant);
+  for (const item of checkout.lineItems) {
+    if (item.finalLinePrice === undefined) add('data.checkout.lineItems[*].finalLinePrice missing');
+    variantWarnings(add, 'data.checkout.lineItems[*].variant', item.variant);
+  }
+  for (const transaction of checkout.transactions ?? []) {
+    if (transaction.paymentMethod === undefined) add('data.checkout.transactions[*].paymentMethod missing');
+  }
+  const customer = checkout.order?.customer;
+  if (customer && customer.isFirstOrder === undefined) add('data.checkout.order.customer.isFirstOrder missing');
 }
 
 /** Members that the spec marks required but were absent and tolerated; `[*]` stands for any array index. */
@@ -116,10 +134,23 @@ function collectWarnings(event: StorefrontEvent, raw: Record<string, unknown>): 
   return [...warnings];
 }
 
+/** The input with the envelope members the route fills when absent (`clientIp`; `seq` and `type` on `/collect`). */
+function withEnvelopeDefaults(input: Record<string, unknown>, opts: ValidateEventOptions): Record<string, unknown> {
+  const fills: Record<string, unknown> = {};
+  if (input['clientIp'] === undefined && opts.clientIpFallback !== undefined) fills['clientIp'] = opts.clientIpFallback;
+  if (opts.collectDefaults) {
+    if (input['seq'] === undefined) fills['seq'] = COLLECT_DEFAULTS.seq;
+    if (input['type'] === undefined) fills['type'] = COLLECT_DEFAULTS.type;
+  }
+  return Object.keys(fills).length === 0 ? input : { ...input, ...fills };
+}
+
 /**
- * Validates one pushed event (DESIGN D3). On success the value is the event with `context.document.referrer`
- * and `title` defaulted to `""`, `clientIp` filled from `clientIpFallback` when absent, and every unknown member
- * kept; `warnings` lists tolerated omissions. On failure every error found is listed, with its field path.
+ * Validates one pushed event (DESIGN D3). On success the value is the event, normalized: `context.document`
+ * `referrer` and `title` defaulted to `""`, `clientIp` filled from `clientIpFallback` and (with
+ * `collectDefaults`) `seq` and `type` filled when absent, a missing `page_viewed` data made `{}`, and every
+ * unknown member kept; `warnings` lists tolerated omissions. On failure every error found is listed, with its
+ * field path. The output validates again to itself (the pipeline re-validates what the API published).
  */
 export function validateEvent(input: unknown, opts: ValidateEventOptions): ValidationResult<StorefrontEvent> {
   if (!isRecord(input)) {
@@ -133,10 +164,7 @@ export function validateEvent(input: unknown, opts: ValidateEventOptions): Valid
       ],
     };
   }
-  const raw: Record<string, unknown> =
-    input['clientIp'] === undefined && opts.clientIpFallback !== undefined
-      ? { ...input, clientIp: opts.clientIpFallback }
-      : input;
+  const raw = withEnvelopeDefaults(input, opts);
 
   const errors: FieldError[] = [];
   const envelope = runSchema(envelopeSchema, raw, 'event');

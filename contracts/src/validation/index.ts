@@ -2,7 +2,7 @@
  * Validators of incoming JSON (DESIGN D3, STYLE 12). Import from here; `contracts/src/index.ts` re-exports
  * types and constants only.
  */
-export { DEFAULT_MAX_FUTURE_MS, validateEvent, type ValidateEventOptions } from './event';
+export { COLLECT_DEFAULTS, DEFAULT_MAX_FUTURE_MS, validateEvent, type ValidateEventOptions } from './event';
 export { validateAdSpendRow, validateCustomer, validateOrder, validateProduct } from './pushes';
 export { formatFieldError, formatPath, type FieldError, type ValidationResult } from './result';
 export * from './event-schemas';

@@ -49,7 +49,8 @@ export class IngestController extends Controller {
 
   /**
    * Browser beacon route (`navigator.sendBeacon` cannot set headers): the ingest key is in the path, the
-   * body may be sent as text/plain, CORS is open. A missing `clientIp` is taken from the request.
+   * body may be sent as text/plain, CORS is open. A missing `clientIp` is taken from the request, a missing
+   * `seq` is 0 and a missing `type` is `standard` (Shopify pixels omit them).
    */
   @Post('collect/{ingest_key}')
   @SuccessResponse(200, 'Accepted')
@@ -69,7 +70,7 @@ export class IngestController extends Controller {
         throw badRequest('body', 'is not valid JSON');
       }
     }
-    return success(await this.service.ingestEvents(principal.store, parsed, req.ip ?? ''));
+    return success(await this.service.ingestEvents(principal.store, parsed, { clientIp: req.ip ?? '' }));
   }
 
   /** Push orders (Shopify Admin REST order shape); an idempotent upsert by order id, a newer updated_at wins. */

@@ -75,7 +75,11 @@ function summarize(rejected: RejectedItem[], batch: boolean): string {
 export class IngestService {
   constructor(private readonly ctx: AppContext) {}
 
-  async ingestEvents(store: StoreRecord, body: unknown, clientIpFallback?: string): Promise<IngestResult> {
+  /**
+   * Events of `/api/events` (every envelope member required) or, with `collect`, of the browser route `/collect`,
+   * which fills a missing `clientIp` from the request and a missing `seq` and `type` with their defaults.
+   */
+  async ingestEvents(store: StoreRecord, body: unknown, collect?: { clientIp: string }): Promise<IngestResult> {
     const items = asItems(body, this.ctx.config.maxBatch);
     const receivedAt = this.ctx.now();
     const now = new Date(receivedAt);
@@ -88,7 +92,11 @@ export class IngestService {
         rejected.push({ index, errors: [unstorable] });
         return;
       }
-      const r = validateEvent(item, { now, clientIpFallback });
+      const r = validateEvent(item, {
+        now,
+        clientIpFallback: collect?.clientIp,
+        collectDefaults: collect !== undefined,
+      });
       if (!r.ok) {
         rejected.push({ index, errors: r.errors });
         return;

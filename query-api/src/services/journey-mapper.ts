@@ -12,6 +12,7 @@ import type {
   EventItem,
   ProductItem,
 } from '../../../contracts/src/reports';
+import { checkoutLineTotal } from '../../../contracts/src/line-items';
 import { localDateTime } from '../../../contracts/src/time';
 
 /** The session an event belongs to, as stored by the pipeline. */
@@ -99,7 +100,7 @@ function checkoutInfo(c: Checkout): CheckoutInfo {
     discount_codes: (c.discountApplications ?? [])
       .filter((d) => d.type.toUpperCase() === 'DISCOUNT_CODE')
       .map((d) => d.title),
-    items: c.lineItems.map((li) => productItem(li.variant, li.quantity, li.finalLinePrice.amount)),
+    items: c.lineItems.map((li) => productItem(li.variant, li.quantity, checkoutLineTotal(li).amount)),
   };
 }
 

@@ -9,9 +9,11 @@
  * - `Total Discounts` (integer in the spec): `discountsAmount.amount`, or when absent the sum of the lines'
  *   discount allocations, rounded to the nearest whole currency unit (half up); 0 when neither is there.
  * - `checkout_url` = `responsive_checkout_url` = `<shopUrl>/checkouts/<token>` (equal in observed samples).
- * - line `price` and `variant_price`: the variant's unit price; `line_price`: the line's `finalLinePrice`.
+ * - line `price` and `variant_price`: the variant's unit price; `line_price`: the line's `finalLinePrice` (unit
+ *   price times quantity from older pixels without it).
  */
 import type { CheckoutLineItem, Checkout, EventOf } from '../../../../contracts/src/events';
+import { checkoutLineTotal } from '../../../../contracts/src/line-items';
 import type { CheckoutStartedPayload, WebhookLineItem } from '../../../../contracts/src/webhooks';
 import {
   checkoutUrlOf,
@@ -52,7 +54,8 @@ export function webhookLineItem(line: CheckoutLineItem, index: number, ctx: Webh
   const variant = line.variant;
   const facts = productFacts(variant, ctx);
   const unitPrice = finite(variant.price.amount);
-  const linePrice = finite(line.finalLinePrice.amount);
+  const lineTotal = checkoutLineTotal(line);
+  const linePrice = finite(lineTotal.amount);
   return {
     key: firstText(line.id, `${variant.id}:${index}`),
     presentment_title: firstText(line.title, facts.presentmentTitle),
@@ -71,7 +74,7 @@ export function webhookLineItem(line: CheckoutLineItem, index: number, ctx: Webh
     price: unitPrice,
     quantity: integer(line.quantity),
     line_price_set: {
-      shop_money: { amount: toShopAmount(linePrice, line.finalLinePrice.currencyCode, ctx) },
+      shop_money: { amount: toShopAmount(linePrice, lineTotal.currencyCode, ctx) },
       presentment_money: { amount: linePrice },
     },
     product: {
