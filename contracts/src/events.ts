@@ -10,6 +10,8 @@
  *   validator reports a warning when they are absent (see docs/decisions.md, Ingestion);
  * - addresses are `{}` or partial before the shopper typed them, `checkout.order` is `{}` before completion and
  *   `shippingLine.price` is `{}` before a rate is chosen: accepted without a warning;
+ * - order and customer ids given as Shopify global ids (`gid://shopify/OrderIdentity/123`) come out of the
+ *   validator as the number (`"123"`), so that the pixel's order meets the order the store pushes;
  * - a value Shopify sends as `null` is typed `T | null`, except the values the product depends on
  *   (ids, amounts, currencies, checkout token, line-item variants), which are never null;
  * - producers may add members; the validator keeps them.
@@ -282,6 +284,7 @@ export interface Transaction {
 
 /** The buyer as known to the order (`checkout_completed`). */
 export interface CheckoutOrderCustomer {
+  /** Customer id; a `gid://shopify/Customer/<n>` global id comes out of the validator as `<n>`. */
   id: string | null;
   /** Absent from pixels older than the member (warning). */
   isFirstOrder?: boolean | null;
@@ -289,13 +292,14 @@ export interface CheckoutOrderCustomer {
 
 /** The order of a checkout: null, absent or `{}` on every kind but `checkout_completed`. */
 export interface CheckoutOrder {
+  /** Order id; a `gid://shopify/Order/<n>` or `gid://shopify/OrderIdentity/<n>` global id comes out as `<n>`. */
   id?: string | null;
   customer?: CheckoutOrderCustomer | null;
 }
 
 /** The order of a completed checkout: its id is always there. */
 export interface CompletedCheckoutOrder extends CheckoutOrder {
-  /** Order id (non-empty). */
+  /** Order id (non-empty; global ids normalized to the number as above). */
   id: string;
 }
 

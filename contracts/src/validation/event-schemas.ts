@@ -34,12 +34,14 @@ import {
 } from '../events';
 import {
   currencyCode,
+  customerId,
   emailAddress,
   envelopeId,
   httpUrl,
   isoTimestamp,
   moneySchema,
   nonEmptyString,
+  orderId,
   quantity,
 } from './primitives';
 
@@ -237,19 +239,19 @@ const localizationSchema = z.looseObject({
 }) satisfies z.ZodType<Localization>;
 
 const orderCustomerSchema = z.looseObject({
-  id: nullableString,
+  id: customerId.nullable(),
   isFirstOrder: z.boolean().nullable().optional(),
 });
 
-/** Before completion the order is null, absent or `{}`. */
+/** Before completion the order is null, absent or `{}`; an id that is there is normalized like a completed one. */
 const checkoutOrderSchema = z.looseObject({
-  id: nullableString.optional(),
+  id: orderId.nullable().optional(),
   customer: orderCustomerSchema.nullable().optional(),
 }) satisfies z.ZodType<CheckoutOrder>;
 
 const completedCheckoutOrderSchema = z.looseObject(
   {
-    id: z.string({ error: 'must be the order id (a string) on checkout_completed' }).min(1),
+    id: z.string({ error: 'must be the order id (a string) on checkout_completed' }).pipe(orderId),
     customer: orderCustomerSchema.nullable().optional(),
   },
   { error: 'must be the order {id, customer} on checkout_completed' },

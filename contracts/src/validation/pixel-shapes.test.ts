@@ -1,6 +1,7 @@
 /**
  * What real Shopify Web Pixels send that the reference types do not say (see docs/decisions.md, Ingestion):
- * each tolerated difference, the `/collect` envelope defaults, and the fields that stay strict.
+ * each tolerated difference, the `/collect` envelope defaults, the normalization of Shopify global ids, and the
+ * fields that stay strict.
  */
 import { CHECKOUT_EVENT_NAMES, type StorefrontEvent } from '../events';
 import { COLLECT_DEFAULTS, validateEvent, type ValidateEventOptions } from './event';
@@ -191,6 +192,75 @@ describe('the all-products collection', () => {
   it('the id must still be a string', () => {
     expect(errorsOf(withField(sampleEvent('collection_viewed'), 'data.collection.id', null))).toEqual([
       'data.collection.id: must be a string, got null',
+    ]);
+  });
+});
+
+describe('Shopify global ids of orders and customers', () => {
+  const completed = (orderId: unknown, customerId: unknown = '7001234567890') =>
+    withField(
+      withField(sampleEvent('checkout_completed'), 'data.checkout.order.id', orderId),
+      'data.checkout.order.customer.id',
+      customerId,
+    );
+
+  function orderOf(input: unknown): { id: string; customer: string | null | undefined } {
+    const { value } = accept(input);
+    if (value.name !== 'checkout_completed') throw new Error('wrong kind');
+    return { id: value.data.checkout.order.id, customer: value.data.checkout.order.customer?.id };
+  }
+
+  it.each([
+    ['gid://shopify/OrderIdentity/5396439498987', '5396439498987'],
+    ['gid://shopify/Order/5396439498987', '5396439498987'],
+    ['5396439498987', '5396439498987'],
+  ])('order id %s is the number %s', (sent, id) => {
+    expect(orderOf(completed(sent)).id).toBe(id);
+    const { value } = accept(completed(sent));
+    expectStable(value);
+  });
+
+  it('customer id gid://shopify/Customer/<n> is the number', () => {
+    expect(orderOf(completed('1', 'gid://shopify/Customer/6800000000001')).customer).toBe('6800000000001');
+    expect(orderOf(completed('1', null)).customer).toBeNull();
+  });
+
+  it('an order id that is there before completion is normalized too', () => {
+    const { value } = accept(
+      withField(sampleEvent('checkout_started'), 'data.checkout.order', {
+        id: 'gid://shopify/OrderIdentity/42',
+        customer: { id: 'gid://shopify/Customer/7' },
+      }),
+    );
+    if (value.name !== 'checkout_started') throw new Error('wrong kind');
+    expect(value.data.checkout.order).toEqual({ id: '42', customer: { id: '7' } });
+  });
+
+  it('keeps an id that is not a global id as sent (other storefronts)', () => {
+    expect(orderOf(completed('ord_29xk3')).id).toBe('ord_29xk3');
+  });
+
+  it.each([
+    ['gid://shopify/Product/5396439498987', 'order id'],
+    ['gid://shopify/Order/abc', 'order id'],
+    ['gid://shopify/Order/', 'order id'],
+    ['gid://shopify/OrderIdentity/12?key=x', 'order id'],
+  ])('refuses the order id %s by name', (sent) => {
+    expect(errorsOf(completed(sent))).toEqual([
+      `data.checkout.order.id: must be an order id (digits or gid://shopify/Order|OrderIdentity/<digits>), got "${sent}"`,
+    ]);
+  });
+
+  it('refuses an order gid where the customer id is expected', () => {
+    expect(errorsOf(completed('1', 'gid://shopify/Order/9'))).toEqual([
+      'data.checkout.order.customer.id: must be a customer id (digits or gid://shopify/Customer/<digits>), got "gid://shopify/Order/9"',
+    ]);
+  });
+
+  it('still requires a non-empty string order id on checkout_completed', () => {
+    expect(errorsOf(completed(''))).toEqual(['data.checkout.order.id: must not be empty']);
+    expect(errorsOf(completed(5396439498987))).toEqual([
+      'data.checkout.order.id: must be the order id (a string) on checkout_completed, got number',
     ]);
   });
 });

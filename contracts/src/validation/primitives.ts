@@ -108,3 +108,31 @@ export const platformId = z
 export const platformIdOrEmpty = z
   .union([z.int(), z.string().max(MAX_ID_CHARS)], { error: 'must be a string or an integer' })
   .transform((v) => String(v));
+
+const SHOPIFY_GID = /^gid:\/\/shopify\/([A-Za-z]+)\/(\d+)$/;
+
+/**
+ * An id that pixels may send as a Shopify global id where the store's own data has the number: a
+ * `gid://shopify/<Type>/<digits>` of one of `types` comes out as `<digits>` (so `gid://shopify/OrderIdentity/123`
+ * and a pushed order `123` are one order); any other non-empty string is kept as sent; a global id of another
+ * type is refused, since it cannot name this kind of object. See docs/decisions.md, Ingestion.
+ */
+export function numericOrGlobalId(types: readonly [string, ...string[]], what: string) {
+  const message = `must be ${what} (digits or gid://shopify/${types.join('|')}/<digits>)`;
+  return z
+    .string()
+    .min(1)
+    .transform((value, ctx) => {
+      if (!value.startsWith('gid://')) return value;
+      const match = SHOPIFY_GID.exec(value);
+      if (match?.[1] !== undefined && match[2] !== undefined && types.includes(match[1])) return match[2];
+      ctx.addIssue({ code: 'custom', message, input: value });
+      return z.NEVER;
+    });
+}
+
+/** An order id as pixels send it: digits, or `gid://shopify/Order/<n>` / `gid://shopify/OrderIdentity/<n>`. */
+export const orderId = numericOrGlobalId(['Order', 'OrderIdentity'], 'an order id');
+
+/** A customer id as pixels send it: digits, or `gid://shopify/Customer/<n>`. */
+export const customerId = numericOrGlobalId(['Customer'], 'a customer id');
