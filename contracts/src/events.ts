@@ -376,7 +376,7 @@ export interface CompletedCheckout extends Checkout {
 
 /** A lead captured by a storefront form (DESIGN D3, our own kind). */
 export interface Lead {
-  /** Email address the visitor typed (required; the identity signal). */
+  /** Email address the visitor typed (required; the identity signal); the validator trims and lower-cases it. */
   email: string;
   phone?: string | null;
   firstName?: string | null;

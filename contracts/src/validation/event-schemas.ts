@@ -35,7 +35,6 @@ import {
 import {
   currencyCode,
   customerId,
-  emailAddress,
   envelopeId,
   httpUrl,
   isoTimestamp,
@@ -43,6 +42,7 @@ import {
   nonEmptyString,
   orderId,
   quantity,
+  typedEmailAddress,
 } from './primitives';
 
 const optionalString = z.string().optional();
@@ -298,7 +298,7 @@ export const completedCheckoutSchema = z.looseObject({
 }) satisfies z.ZodType<CompletedCheckout>;
 
 export const leadSchema = z.looseObject({
-  email: emailAddress,
+  email: typedEmailAddress,
   phone: optionalNullableString,
   firstName: optionalNullableString,
   lastName: optionalNullableString,

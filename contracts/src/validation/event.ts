@@ -149,9 +149,9 @@ function withEnvelopeDefaults(input: Record<string, unknown>, opts: ValidateEven
  * Validates one pushed event (DESIGN D3). On success the value is the event, normalized: `context.document`
  * `referrer` and `title` defaulted to `""`, `clientIp` filled from `clientIpFallback` and (with
  * `collectDefaults`) `seq` and `type` filled when absent, a missing `page_viewed` data made `{}`, Shopify global
- * ids of orders and customers turned into their number, and every unknown member kept; `warnings` lists tolerated
- * omissions. On failure every error found is listed, with its field path. The output validates again to itself
- * (the pipeline re-validates what the API published).
+ * ids of orders and customers turned into their number, lead emails trimmed and lower-cased, and every unknown
+ * member kept; `warnings` lists tolerated omissions. On failure every error found is listed, with its field
+ * path. The output validates again to itself (the pipeline re-validates what the API published).
  */
 export function validateEvent(input: unknown, opts: ValidateEventOptions): ValidationResult<StorefrontEvent> {
   if (!isRecord(input)) {

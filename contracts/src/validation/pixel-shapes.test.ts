@@ -1,7 +1,7 @@
 /**
  * What real Shopify Web Pixels send that the reference types do not say (see docs/decisions.md, Ingestion):
- * each tolerated difference, the `/collect` envelope defaults, the normalization of Shopify global ids, and the
- * fields that stay strict.
+ * each tolerated difference, the `/collect` envelope defaults, the normalization of Shopify global ids and of
+ * lead emails, and the fields that stay strict.
  */
 import { CHECKOUT_EVENT_NAMES, type StorefrontEvent } from '../events';
 import { COLLECT_DEFAULTS, validateEvent, type ValidateEventOptions } from './event';
@@ -262,6 +262,25 @@ describe('Shopify global ids of orders and customers', () => {
     expect(errorsOf(completed(5396439498987))).toEqual([
       'data.checkout.order.id: must be the order id (a string) on checkout_completed, got number',
     ]);
+  });
+});
+
+describe('lead-form emails', () => {
+  const lead = (email: unknown) => withField(sampleEvent('lead_form_submitted'), 'data.lead.email', email);
+
+  it('are trimmed and lower-cased, like checkout emails for identity', () => {
+    const { value } = accept(lead('  Jane.Doe@Example.COM\n'));
+    if (value.name !== 'lead_form_submitted') throw new Error('wrong kind');
+    expect(value.data.lead.email).toBe('jane.doe@example.com');
+    expectStable(value);
+  });
+
+  it('must still look like an address once trimmed', () => {
+    expect(errorsOf(lead('   '))).toEqual(['data.lead.email: must be an email address, got ""']);
+    expect(errorsOf(lead('jane at example'))).toEqual([
+      'data.lead.email: must be an email address, got "jane at example"',
+    ]);
+    expect(errorsOf(lead(null))).toEqual(['data.lead.email: must be a string, got null']);
   });
 });
 

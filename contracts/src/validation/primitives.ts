@@ -136,3 +136,12 @@ export const orderId = numericOrGlobalId(['Order', 'OrderIdentity'], 'an order i
 
 /** A customer id as pixels send it: digits, or `gid://shopify/Customer/<n>`. */
 export const customerId = numericOrGlobalId(['Customer'], 'a customer id');
+
+/**
+ * An email address the visitor typed: trimmed and lower-cased (as identity compares emails), then checked to
+ * look like an address; the output is the normalized address.
+ */
+export const typedEmailAddress = z
+  .string()
+  .transform((value) => value.trim().toLowerCase())
+  .pipe(emailAddress);
