@@ -274,7 +274,8 @@ const checkoutShape = {
   delivery: deliverySchema.nullable().optional(),
   discountApplications: z.array(discountApplicationSchema).optional(),
   discountsAmount: moneySchema.nullable().optional(),
-  email: optionalNullableString,
+  // An identity key once normalized: bounded like the email of a lead.
+  email: z.string().max(320).nullable().optional(),
   lineItems: z.array(lineItemSchema),
   localization: localizationSchema.optional(),
   order: checkoutOrderSchema.nullable().optional(),

@@ -122,6 +122,7 @@ export function numericOrGlobalId(types: readonly [string, ...string[]], what: s
   return z
     .string()
     .min(1)
+    .max(MAX_ID_CHARS)
     .transform((value, ctx) => {
       if (!value.startsWith('gid://')) return value;
       const match = SHOPIFY_GID.exec(value);
