@@ -9,6 +9,7 @@ import {
   parseEnv,
 } from '../../../infra/runtime/env';
 import { DEFAULT_BACKOFF_MS, MAX_RETRY_AFTER_MS, parseBackoffList } from '../webhooks/backoff';
+import { parseSecretsKey } from '../webhooks/secret-box';
 
 const int = envInt;
 const required = envRequired;
@@ -48,6 +49,22 @@ const schema = z
     WEBHOOK_SHUTDOWN_TIMEOUT_MS: int(15000, 1),
     WEBHOOK_DB_POOL: int(4, 1),
     WEBHOOK_USER_AGENT: z.string().min(1).default('open-attribution-webhooks/0.1'),
+    /**
+     * 32 random bytes, base64: the key that encrypts Klaviyo private keys at rest. Optional: without it, plain
+     * webhooks work and deliveries to `klaviyo` destinations are dead-lettered, saying why.
+     */
+    SECRETS_KEY: z
+      .string()
+      .default('')
+      .transform((text, ctx) => {
+        if (text.trim() === '') return null;
+        try {
+          return parseSecretsKey(text);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
   })
   .transform((env) => ({
     natsUrl: env.NATS_URL,
@@ -68,6 +85,7 @@ const schema = z
     shutdownTimeoutMs: env.WEBHOOK_SHUTDOWN_TIMEOUT_MS,
     dbPool: env.WEBHOOK_DB_POOL,
     userAgent: env.WEBHOOK_USER_AGENT,
+    secretsKey: env.SECRETS_KEY,
   }));
 
 export type WebhookWorkerConfig = z.output<typeof schema>;

@@ -26,8 +26,14 @@ import {
   runDeliveryLoop,
   type DeliveryObserver,
 } from '../webhooks/delivery-worker';
-import { getDestinationForDelivery, insertDeadLetter, setDestinationEnabled } from '../webhooks/destination-repo';
+import {
+  getDestinationForDelivery,
+  insertDeadLetter,
+  setDestinationEnabled,
+  unreadableKlaviyoKeys,
+} from '../webhooks/destination-repo';
 import { createWebhookMetrics, type WebhookMetrics } from '../webhooks/metrics';
+import { createSecretBox, type SecretBox } from '../webhooks/secret-box';
 import { startHealthServer } from './health-server';
 import { loadWebhookWorkerConfig, type WebhookWorkerConfig } from './webhook-config';
 
@@ -80,8 +86,14 @@ export async function startWebhookWorker(
     );
   }
 
+  // Klaviyo private keys are opened with SECRETS_KEY; without it plain webhooks still work (see docs/operations.md).
+  const secretBox = config.secretsKey ? createSecretBox(config.secretsKey) : null;
+  await reportUnreadableKlaviyoKeys(db, secretBox, logger).catch((err: unknown) =>
+    logger.warn({ err }, "could not check the klaviyo destinations' keys at start"),
+  );
+
   const cache = createDestinationCache(
-    (s, d) => getDestinationForDelivery(db, s, d),
+    (s, d) => getDestinationForDelivery(db, s, d, secretBox),
     config.destinationCacheMs,
     Date.now,
   );
@@ -213,6 +225,24 @@ export async function startWebhookWorker(
   const done = loop.done.then(() => stopping ?? undefined);
 
   return { metrics, db, nc, healthServer, done, stop, isDraining: () => draining };
+}
+
+/** Says at start when enabled Klaviyo destinations exist whose keys cannot be read (no or another SECRETS_KEY). */
+async function reportUnreadableKlaviyoKeys(db: Db, box: SecretBox | null, logger: Logger): Promise<void> {
+  const { total, unreadable } = await unreadableKlaviyoKeys(db, box);
+  if (unreadable.length === 0) return;
+  logger.error(
+    {
+      klaviyo_destinations: total,
+      unreadable: unreadable.slice(0, 20),
+      secrets_key_id: box?.keyId ?? null,
+    },
+    box
+      ? `${unreadable.length} klaviyo destination(s) have a key that SECRETS_KEY does not open: their deliveries ` +
+          'are dead-lettered until the key is re-entered (webhook rotate-key) or the former SECRETS_KEY is restored'
+      : `${unreadable.length} klaviyo destination(s) exist but SECRETS_KEY is not set: their deliveries are ` +
+          'dead-lettered until it is (plain webhooks are not affected)',
+  );
 }
 
 async function main(): Promise<void> {

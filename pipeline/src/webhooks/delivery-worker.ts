@@ -1,8 +1,10 @@
 /**
- * The webhook delivery worker (DESIGN D11): for each WebhookDelivery message of the shared `webhook-worker`
- * consumer, one signed POST; then ack (2xx), disable the destination and dead-letter (410), nak with the
- * jittered backoff (other failures), or dead-letter once the schedule is exhausted. The attempt number is the
- * message's delivery count, so retries survive a crash of the worker: JetStream keeps the message and its count.
+ * The webhook delivery worker: for each WebhookDelivery message of the shared `webhook-worker` consumer, one
+ * POST (signed for a `webhook` destination, Klaviyo's Create Event for a `klaviyo` one); then ack (2xx), disable
+ * the destination and dead-letter (410), nak with the jittered backoff (other failures), or dead-letter once the
+ * schedule is exhausted, or at once when Klaviyo refuses the request itself (its other 4xx answers). The attempt
+ * number is the message's delivery count, so retries survive a crash of the worker: JetStream keeps the message
+ * and its count.
  *
  * `createDeliveryHandler` holds the decisions over injected ports (unit-tested with fakes);
  * `runDeliveryLoop` runs handlers concurrently over a consumer's messages, bounded, with a drain.
@@ -13,7 +15,8 @@ import { retryDelayMs, type BackoffPolicy } from './backoff';
 import { statusClass, type AttemptResult, type PostWebhookOptions, type StatusClass } from './deliver';
 import { decodeDelivery, parseWebhookSubject } from './delivery-message';
 import type { DeliveryDestination, NewDeadLetter } from './destination-repo';
-import { InvalidSecretError, standardWebhookHeaders } from './sign';
+import { deliveryRequest } from './destination-request';
+import { isFinalKlaviyoRejection } from './klaviyo';
 
 /** What the handler needs of a JetStream message. */
 export interface DeliveryMsg {
@@ -150,28 +153,21 @@ export function createDeliveryHandler(ports: DeliveryPorts, settings: DeliverySe
       return outcome;
     }
 
-    const timestamp = Math.floor(ports.now() / 1000);
-    let signed: ReturnType<typeof standardWebhookHeaders>;
-    try {
-      signed = standardWebhookHeaders(destination.secrets, d.webhookId, timestamp, d.body);
-    } catch (err) {
-      if (!(err instanceof InvalidSecretError)) throw err;
-      // Retrying cannot help: keep it for a redrive after `webhook rotate-secret`.
-      const reason = `cannot sign: ${err.message}`;
+    const request = deliveryRequest(destination, d, ports.now(), settings.userAgent);
+    if (!request.ok) {
       const outcome = await deadLetterAndAck(
         msg,
-        { ...dlBase, attempts: attempt - 1, lastStatus: null, lastError: reason },
+        { ...dlBase, attempts: attempt - 1, lastStatus: null, lastError: request.error },
         'dead_letter',
       );
-      observer.handled({ outcome, seq: msg.seq, attempt, reason, ...ids });
+      observer.handled({ outcome, seq: msg.seq, attempt, reason: request.error, ...ids });
       return outcome;
     }
-    const headers = { 'content-type': 'application/json', 'user-agent': settings.userAgent, ...signed };
     const started = ports.now();
     const result = await ports.post({
-      url: destination.url,
-      body: d.body,
-      headers,
+      url: request.url,
+      body: request.body,
+      headers: request.headers,
       timeoutMs: settings.timeoutMs,
       signal,
     });
@@ -221,6 +217,22 @@ export function createDeliveryHandler(ports: DeliveryPorts, settings: DeliverySe
           record('requeued');
           observer.handled({ outcome: 'requeued', seq: msg.seq, attempt, reason: 'shutdown', ...ids });
           return 'requeued';
+        }
+        if (destination.kind === 'klaviyo' && result.status !== null && isFinalKlaviyoRejection(result.status)) {
+          // Klaviyo refused the request itself (its body or its key): sending it again as is cannot succeed.
+          const outcome = await deadLetterAndAck(
+            msg,
+            {
+              ...dlBase,
+              attempts: attempt,
+              lastStatus: result.status,
+              lastError: `${result.error}; refused by Klaviyo, not retried`,
+            },
+            'dead_letter',
+          );
+          record(outcome);
+          observer.handled({ outcome, seq: msg.seq, attempt, reason: 'refused by Klaviyo', ...ids });
+          return outcome;
         }
         const delay = retryDelayMs(attempt, settings.backoff, ports.random, result.retryAfterMs);
         if (delay === null) {

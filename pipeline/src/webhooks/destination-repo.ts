@@ -1,15 +1,18 @@
 /**
- * Webhook destinations and dead letters in PostgreSQL (infra/migrations/0005_webhooks.sql). The one place that
- * reads the signing secret is `getDestinationForDelivery`; listings never select it.
+ * Webhook destinations and dead letters in PostgreSQL (infra/migrations/0005_webhooks.sql,
+ * 0008_klaviyo_destinations.sql). The one place that reads a signing secret or a sealed Klaviyo key is
+ * `getDestinationForDelivery`; listings never select them.
  */
 import type { IdentityEventName } from '../../../contracts/src/webhooks';
 import type { Db } from '../../../infra/runtime/db';
-import { newDestinationId } from './destination-rules';
+import { newDestinationId, type DestinationKind } from './destination-rules';
+import type { SecretBox } from './secret-box';
 import { generateSecret } from './sign';
 
 export interface WebhookDestination {
   store_id: string;
   destination_id: string;
+  kind: DestinationKind;
   url: string;
   events: string[];
   enabled: boolean;
@@ -18,18 +21,37 @@ export interface WebhookDestination {
   updated_at: Date;
 }
 
-/** What the delivery worker needs of a destination, secret included. */
-export interface DeliveryDestination {
+interface DeliveryDestinationBase {
   storeId: string;
   destinationId: string;
   url: string;
-  /** Signing secrets, newest first (one today; several would sign a rotation window). */
-  secrets: string[];
   enabled: boolean;
   disabledReason: string | null;
 }
 
-const PUBLIC_COLUMNS = 'store_id, destination_id, url, events, enabled, disabled_reason, created_at, updated_at';
+/** What the delivery worker needs of a `webhook` destination, secret included. */
+export interface WebhookDeliveryDestination extends DeliveryDestinationBase {
+  kind?: 'webhook';
+  /** Signing secrets, newest first (one today; several would sign a rotation window). */
+  secrets: string[];
+}
+
+/** What the delivery worker needs of a `klaviyo` destination: its private key, or why it cannot be read. */
+export interface KlaviyoDeliveryDestination extends DeliveryDestinationBase {
+  kind: 'klaviyo';
+  apiKey: { ok: true; value: string } | { ok: false; error: string };
+}
+
+export type DeliveryDestination = WebhookDeliveryDestination | KlaviyoDeliveryDestination;
+
+const PUBLIC_COLUMNS = 'store_id, destination_id, kind, url, events, enabled, disabled_reason, created_at, updated_at';
+
+/**
+ * What a sealed Klaviyo key is bound to: a sealed value copied into another row does not open.
+ */
+export function apiKeyContext(storeId: string, destinationId: string): string {
+  return `webhook_destinations/${storeId}/${destinationId}/api_key`;
+}
 
 export async function createDestination(
   db: Db,
@@ -43,6 +65,23 @@ export async function createDestination(
     [input.storeId, newDestinationId(), input.url, secret, input.events],
   );
   return { destination: row!, secret };
+}
+
+/** A `klaviyo` destination; the private key is stored sealed by `box` and never returned. */
+export async function createKlaviyoDestination(
+  db: Db,
+  box: SecretBox,
+  input: { storeId: string; url: string; events: readonly IdentityEventName[]; apiKey: string },
+): Promise<WebhookDestination> {
+  const destinationId = newDestinationId();
+  const sealed = box.seal(input.apiKey, apiKeyContext(input.storeId, destinationId));
+  const [row] = await db.query<WebhookDestination>(
+    'webhook.destination.insert_klaviyo',
+    `insert into webhook_destinations (store_id, destination_id, kind, url, api_key_sealed, events)
+     values ($1, $2, 'klaviyo', $3, $4, $5::text[]) returning ${PUBLIC_COLUMNS}`,
+    [input.storeId, destinationId, input.url, sealed, input.events],
+  );
+  return row!;
 }
 
 export function listDestinations(db: Db, storeId: string): Promise<WebhookDestination[]> {
@@ -66,27 +105,51 @@ export async function getDestination(
   return rows[0] ?? null;
 }
 
+/**
+ * A destination with its credential, for one delivery. A Klaviyo key is opened with `box`; without a box
+ * (SECRETS_KEY not configured) or when it does not open, the destination says why instead.
+ */
 export async function getDestinationForDelivery(
   db: Db,
   storeId: string,
   destinationId: string,
+  box: SecretBox | null = null,
 ): Promise<DeliveryDestination | null> {
-  const rows = await db.query<{ url: string; secret: string; enabled: boolean; disabled_reason: string | null }>(
+  const rows = await db.query<{
+    kind: DestinationKind;
+    url: string;
+    secret: string | null;
+    api_key_sealed: string | null;
+    enabled: boolean;
+    disabled_reason: string | null;
+  }>(
     'webhook.destination.for_delivery',
-    `select url, secret, enabled, disabled_reason from webhook_destinations
+    `select kind, url, secret, api_key_sealed, enabled, disabled_reason from webhook_destinations
      where store_id = $1 and destination_id = $2`,
     [storeId, destinationId],
   );
   const row = rows[0];
   if (!row) return null;
-  return {
-    storeId,
-    destinationId,
-    url: row.url,
-    secrets: [row.secret],
-    enabled: row.enabled,
-    disabledReason: row.disabled_reason,
-  };
+  const base = { storeId, destinationId, url: row.url, enabled: row.enabled, disabledReason: row.disabled_reason };
+  if (row.kind === 'klaviyo') {
+    return { ...base, kind: 'klaviyo', apiKey: openApiKey(box, row.api_key_sealed, storeId, destinationId) };
+  }
+  return { ...base, secrets: row.secret === null ? [] : [row.secret] };
+}
+
+function openApiKey(
+  box: SecretBox | null,
+  sealed: string | null,
+  storeId: string,
+  destinationId: string,
+): KlaviyoDeliveryDestination['apiKey'] {
+  if (box === null) return { ok: false, error: 'SECRETS_KEY is not configured, so the stored key cannot be read' };
+  if (sealed === null) return { ok: false, error: 'no key is stored' };
+  try {
+    return { ok: true, value: box.open(sealed, apiKeyContext(storeId, destinationId)) };
+  } catch (err) {
+    return { ok: false, error: `the stored key does not open: ${(err as Error).message}` };
+  }
 }
 
 /** Enables (clearing the reason) or disables a destination; false when there is no such destination. */
@@ -115,16 +178,52 @@ export async function removeDestination(db: Db, storeId: string, destinationId: 
   return rows.length > 0;
 }
 
-/** Replaces the signing secret; returns the new one, or null when there is no such destination. */
+/** Replaces the signing secret; returns the new one, or null when there is no such `webhook` destination. */
 export async function rotateDestinationSecret(db: Db, storeId: string, destinationId: string): Promise<string | null> {
   const secret = generateSecret();
   const rows = await db.query(
     'webhook.destination.rotate',
     `update webhook_destinations set secret = $3, updated_at = now()
-     where store_id = $1 and destination_id = $2 returning 1`,
+     where store_id = $1 and destination_id = $2 and kind = 'webhook' returning 1`,
     [storeId, destinationId, secret],
   );
   return rows.length ? secret : null;
+}
+
+/** Replaces the private key of a `klaviyo` destination; null when there is no such destination. */
+export async function rotateKlaviyoApiKey(
+  db: Db,
+  box: SecretBox,
+  storeId: string,
+  destinationId: string,
+  apiKey: string,
+): Promise<WebhookDestination | null> {
+  const rows = await db.query<WebhookDestination>(
+    'webhook.destination.rotate_api_key',
+    `update webhook_destinations set api_key_sealed = $3, updated_at = now()
+     where store_id = $1 and destination_id = $2 and kind = 'klaviyo' returning ${PUBLIC_COLUMNS}`,
+    [storeId, destinationId, box.seal(apiKey, apiKeyContext(storeId, destinationId))],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Enabled `klaviyo` destinations of every store whose key `box` cannot open (null: SECRETS_KEY not configured):
+ * the worker reports them at start, so a missing or changed SECRETS_KEY shows before deliveries fail.
+ */
+export async function unreadableKlaviyoKeys(
+  db: Db,
+  box: SecretBox | null,
+): Promise<{ total: number; unreadable: Array<{ store_id: string; destination_id: string; error: string }> }> {
+  const rows = await db.query<{ store_id: string; destination_id: string; api_key_sealed: string | null }>(
+    'webhook.destination.klaviyo_keys',
+    `select store_id, destination_id, api_key_sealed from webhook_destinations where kind = 'klaviyo' and enabled`,
+  );
+  const unreadable = rows.flatMap((r) => {
+    const key = openApiKey(box, r.api_key_sealed, r.store_id, r.destination_id);
+    return key.ok ? [] : [{ store_id: r.store_id, destination_id: r.destination_id, error: key.error }];
+  });
+  return { total: rows.length, unreadable };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -11,6 +11,17 @@ export class DestinationInputError extends Error {
 
 const MAX_URL_LENGTH = 2048;
 
+/** `webhook`: the payload as the body, signed (Standard Webhooks); `klaviyo`: Klaviyo's Create Event API. */
+export const DESTINATION_KINDS = ['webhook', 'klaviyo'] as const;
+export type DestinationKind = (typeof DESTINATION_KINDS)[number];
+
+export function parseDestinationKind(text: string): DestinationKind {
+  const kind = DESTINATION_KINDS.find((k) => k === text);
+  if (!kind)
+    throw new DestinationInputError(`"${text}" is not a destination kind; use ${DESTINATION_KINDS.join(' or ')}`);
+  return kind;
+}
+
 /** An absolute http(s) URL, normalised by the WHATWG parser; throws DestinationInputError otherwise. */
 export function validateDestinationUrl(text: string): string {
   if (text.length > MAX_URL_LENGTH) throw new DestinationInputError(`URL longer than ${MAX_URL_LENGTH} characters`);
