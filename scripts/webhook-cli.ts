@@ -1,12 +1,16 @@
 /**
- * Webhook destinations of a store and their dead letters (DESIGN D11), as `store webhook ...` subcommands:
+ * Webhook destinations of a store and their dead letters, as `store webhook ...` subcommands:
  *   npm run store -- webhook add --store <id> --url <u> [--events "Checkout Started,Added to Cart"]
+ *   npm run store -- webhook add --store <id> --kind klaviyo --api-key <pk_...|-> [--url <u>] [--events ...]
  *   npm run store -- webhook list --store <id>
  *   npm run store -- webhook disable|enable|remove|rotate-secret --store <id> --destination <wd_...>
+ *   npm run store -- webhook rotate-key --store <id> --destination <wd_...> --api-key <pk_...|->
  *   npm run store -- webhook dead-letters --store <id> [--destination <wd_...>] [--all]
  *   npm run store -- webhook redrive --store <id> [--destination <wd_...>] [--id <n>]
- * The signing secret is printed once, by `add` and `rotate-secret`. `redrive` needs NATS_URL as well.
- * Also runnable alone: `node --import tsx scripts/webhook-cli.ts webhook ...`.
+ * The signing secret of a `webhook` destination is printed once, by `add` and `rotate-secret`. The Klaviyo
+ * private key of a `klaviyo` destination is never printed; it is stored encrypted under SECRETS_KEY, which `add
+ * --kind klaviyo` and `rotate-key` need (`--api-key -` reads it from stdin, out of the shell history). `redrive`
+ * needs NATS_URL as well. Also runnable alone: `node --import tsx scripts/webhook-cli.ts webhook ...`.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { connect } from '@nats-io/transport-node';
@@ -16,22 +20,30 @@ import { createDb, type Db } from '../infra/runtime/db';
 import { requireConnection } from './connection-env';
 import { getStore } from '../infra/runtime/store-registry';
 import {
+  DESTINATION_KINDS,
   DestinationInputError,
+  parseDestinationKind,
   parseEventList,
   validateDestinationUrl,
+  type DestinationKind,
 } from '../pipeline/src/webhooks/destination-rules';
 import {
   createDestination,
+  createKlaviyoDestination,
   getDestination,
   listDeadLetters,
   listDestinations,
   removeDestination,
   rotateDestinationSecret,
+  rotateKlaviyoApiKey,
   setDestinationEnabled,
+  type WebhookDestination,
 } from '../pipeline/src/webhooks/destination-repo';
+import { KLAVIYO_EVENTS_URL, validateKlaviyoApiKey } from '../pipeline/src/webhooks/klaviyo';
 import { redriveDeadLetters, type PublishDelivery, type RedriveReport } from '../pipeline/src/webhooks/redrive';
+import { createSecretBox, parseSecretsKey, type SecretBox } from '../pipeline/src/webhooks/secret-box';
 
-/** A failure with its exit code: 2 environment, 3 unknown store or destination. */
+/** A failure with its exit code: 1 usage, 2 environment, 3 unknown store or destination. */
 class CliError extends Error {
   constructor(
     message: string,
@@ -75,10 +87,43 @@ async function requireStore(db: Db, storeId: string): Promise<void> {
   if (!(await getStore(db, storeId))) throw new CliError(`no store with id ${storeId}`, 3);
 }
 
-async function requireDestination(db: Db, storeId: string, destinationId: string): Promise<void> {
+async function requireDestination(db: Db, storeId: string, destinationId: string): Promise<WebhookDestination> {
   await requireStore(db, storeId);
-  if (!(await getDestination(db, storeId, destinationId))) {
-    throw new CliError(`store ${storeId} has no webhook destination ${destinationId}`, 3);
+  const destination = await getDestination(db, storeId, destinationId);
+  if (!destination) throw new CliError(`store ${storeId} has no webhook destination ${destinationId}`, 3);
+  return destination;
+}
+
+/** The key that encrypts Klaviyo private keys at rest; the webhook worker must have the same one. */
+function requireSecretBox(): SecretBox {
+  const text = process.env.SECRETS_KEY ?? '';
+  if (text.trim() === '') {
+    throw new CliError(
+      'SECRETS_KEY is not set: it encrypts Klaviyo API keys at rest and the webhook worker needs the same value ' +
+        '(32 random bytes, base64: openssl rand -base64 32; see docs/operations.md)',
+      2,
+    );
+  }
+  try {
+    return createSecretBox(parseSecretsKey(text));
+  } catch (err) {
+    throw new CliError(`SECRETS_KEY ${(err as Error).message}`, 2);
+  }
+}
+
+/** The Klaviyo private key of `--api-key`: the value, or stdin for `-` (keeps it out of shell history and ps). */
+async function readApiKey(value: string): Promise<string> {
+  let text = value;
+  if (value === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    text = Buffer.concat(chunks).toString('utf8');
+  }
+  try {
+    return validateKlaviyoApiKey(text);
+  } catch (err) {
+    if (err instanceof DestinationInputError) throw new CliError(`--api-key: ${err.message}`, 1);
+    throw err;
   }
 }
 
@@ -137,36 +182,71 @@ export function registerWebhookCommands(program: Command): Command {
 
   webhook
     .command('add')
-    .description('Add a destination; prints its id and signing secret (shown once)')
+    .description(
+      'Add a destination. kind webhook (default): POSTs signed with Standard Webhooks to --url; prints the ' +
+        'signing secret once. kind klaviyo: Klaviyo Create Event API with --api-key (stored encrypted under ' +
+        'SECRETS_KEY, never printed)',
+    )
     .requiredOption('--store <id>', 'store id')
-    .requiredOption('--url <url>', 'http(s) URL that receives the POSTs', argParser(validateDestinationUrl))
+    .option('--kind <kind>', DESTINATION_KINDS.join(' | '), argParser(parseDestinationKind), 'webhook')
+    .option(
+      '--url <url>',
+      `http(s) URL that receives the POSTs (kind klaviyo: default ${KLAVIYO_EVENTS_URL})`,
+      argParser(validateDestinationUrl),
+    )
+    .option('--api-key <key>', 'kind klaviyo: the private API key (pk_...), or - to read it from stdin')
     .option(
       '--events <list>',
       `comma-separated identity events, exactly: ${IDENTITY_EVENTS.join(', ')} (default: all six)`,
       argParser(parseEventList),
     )
     .action(
-      action(async (opts: StoreOpt & { url: string; events?: IdentityEventName[] }) => {
-        await withDb(async (db) => {
-          await requireStore(db, opts.store);
-          const { destination, secret } = await createDestination(db, {
-            storeId: opts.store,
-            url: opts.url,
-            events: opts.events ?? [...IDENTITY_EVENTS],
+      action(
+        async (
+          opts: StoreOpt & { kind: DestinationKind; url?: string; apiKey?: string; events?: IdentityEventName[] },
+        ) => {
+          const events = opts.events ?? [...IDENTITY_EVENTS];
+          if (opts.kind === 'klaviyo') {
+            if (opts.apiKey === undefined) throw new CliError('--api-key is required for a klaviyo destination', 1);
+            const box = requireSecretBox();
+            const apiKey = await readApiKey(opts.apiKey);
+            await withDb(async (db) => {
+              await requireStore(db, opts.store);
+              const destination = await createKlaviyoDestination(db, box, {
+                storeId: opts.store,
+                url: opts.url ?? KLAVIYO_EVENTS_URL,
+                events,
+                apiKey,
+              });
+              print({
+                destination_id: destination.destination_id,
+                kind: destination.kind,
+                url: destination.url,
+                events: destination.events,
+              });
+            });
+            return;
+          }
+          if (opts.apiKey !== undefined) throw new CliError('--api-key is only for --kind klaviyo', 1);
+          const url = opts.url;
+          if (url === undefined) throw new CliError('--url is required for a webhook destination', 1);
+          await withDb(async (db) => {
+            await requireStore(db, opts.store);
+            const { destination, secret } = await createDestination(db, { storeId: opts.store, url, events });
+            print({
+              destination_id: destination.destination_id,
+              url: destination.url,
+              events: destination.events,
+              secret,
+            });
           });
-          print({
-            destination_id: destination.destination_id,
-            url: destination.url,
-            events: destination.events,
-            secret,
-          });
-        });
-      }),
+        },
+      ),
     );
 
   webhook
     .command('list')
-    .description('List the destinations of a store (never the secrets)')
+    .description('List the destinations of a store (never their secrets or keys)')
     .requiredOption('--store <id>', 'store id')
     .action(
       action(async (opts: StoreOpt) => {
@@ -176,6 +256,7 @@ export function registerWebhookCommands(program: Command): Command {
           print(
             rows.map((d) => ({
               destination_id: d.destination_id,
+              kind: d.kind,
               url: d.url,
               events: d.events,
               enabled: d.enabled,
@@ -231,16 +312,40 @@ export function registerWebhookCommands(program: Command): Command {
 
   destinationCommand(
     'rotate-secret',
-    'Replace the signing secret; prints the new one once (the old one stops signing at once)',
+    'Replace the signing secret of a webhook destination; prints the new one once (the old one stops signing at once)',
   ).action(
     action(async (opts: DestinationOpts) => {
       await withDb(async (db) => {
-        await requireDestination(db, opts.store, opts.destination);
+        const destination = await requireDestination(db, opts.store, opts.destination);
+        if (destination.kind !== 'webhook') {
+          throw new CliError(`${opts.destination} is a ${destination.kind} destination: it has no signing secret`, 1);
+        }
         const secret = await rotateDestinationSecret(db, opts.store, opts.destination);
         print({ destination_id: opts.destination, secret });
       });
     }),
   );
+
+  destinationCommand(
+    'rotate-key',
+    'Replace the Klaviyo private key of a klaviyo destination (stored encrypted, never printed); running ' +
+      'workers use it within WEBHOOK_DESTINATION_CACHE_MS. Needs SECRETS_KEY.',
+  )
+    .requiredOption('--api-key <key>', 'the new private API key (pk_...), or - to read it from stdin')
+    .action(
+      action(async (opts: DestinationOpts & { apiKey: string }) => {
+        const box = requireSecretBox();
+        const apiKey = await readApiKey(opts.apiKey);
+        await withDb(async (db) => {
+          const destination = await requireDestination(db, opts.store, opts.destination);
+          if (destination.kind !== 'klaviyo') {
+            throw new CliError(`${opts.destination} is a ${destination.kind} destination: it has no Klaviyo key`, 1);
+          }
+          const updated = await rotateKlaviyoApiKey(db, box, opts.store, opts.destination, apiKey);
+          print({ destination_id: opts.destination, kind: 'klaviyo', updated_at: updated?.updated_at });
+        });
+      }),
+    );
 
   webhook
     .command('dead-letters')
