@@ -45,17 +45,31 @@ export default tseslint.config(
     },
   },
   {
-    // contracts/ is shared by both apps and depends on nothing of theirs; the apps never import each other.
+    // contracts/ is shared by the apps and depends on nothing of theirs; the apps never import each other,
+    // except the query API, which serves the MCP server at /mcp and may import mcp/.
     files: ['contracts/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/pipeline/**', '**/query-api/**', ...ioModules] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['**/pipeline/**', '**/query-api/**', '**/mcp/**', ...ioModules] },
+      ],
+    },
   },
-  { files: ['pipeline/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: ['**/query-api/**'] }] } },
+  {
+    files: ['pipeline/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['**/query-api/**', '**/mcp/**'] }] },
+  },
   { files: ['query-api/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: ['**/pipeline/**'] }] } },
+  {
+    // The MCP server reaches the reports through the public HTTP API only.
+    files: ['mcp/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['**/query-api/**', '**/pipeline/**'] }] },
+  },
   {
     // Pure domain code: no I/O, no clock, no randomness (STYLE.md 7).
     files: ['pipeline/src/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...ioModules, '**/query-api/**'] }],
+      'no-restricted-imports': ['error', { patterns: [...ioModules, '**/query-api/**', '**/mcp/**'] }],
       'no-restricted-syntax': [
         'error',
         {
@@ -71,7 +85,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/app/config.ts', '**/app/*-config.ts', 'infra/runtime/logger.ts'],
+    files: ['**/app/config.ts', '**/app/*-config.ts', 'mcp/src/stdio-config.ts', 'infra/runtime/logger.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

@@ -6,12 +6,14 @@ import path from 'node:path';
 import { loadApiConfig } from '../query-api/src/app/config';
 import { loadPipelineConfig } from '../pipeline/src/app/config';
 import { loadWebhookWorkerConfig } from '../pipeline/src/app/webhook-config';
+import { loadStdioConfig } from '../mcp/src/stdio-config';
 
 const ROOT = path.join(__dirname, '..');
 const CONFIG_SOURCES = [
   'query-api/src/app/config.ts',
   'pipeline/src/app/config.ts',
   'pipeline/src/app/webhook-config.ts',
+  'mcp/src/stdio-config.ts',
 ];
 
 function parseEnvFile(text: string): Record<string, string> {
@@ -39,6 +41,7 @@ describe('.env.example', () => {
     expect(loadApiConfig(env).port).toBe(8080);
     expect(loadPipelineConfig(env).partitions).toHaveLength(16);
     expect(loadWebhookWorkerConfig(env).concurrency).toBe(16);
+    expect(loadStdioConfig(env).baseUrl).toBe('https://attribution.example.com');
   });
 
   it('reports every configuration problem at once', () => {

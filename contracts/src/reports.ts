@@ -5,6 +5,9 @@
  */
 import type { Dimension, Goal, Model } from './attribution';
 
+/** The API version of every path, `/{version}/api/...`. */
+export const API_VERSION = 'v2-4-2';
+
 /** Success envelope of every reporting operation. */
 export interface ApiResponse<T> {
   /**

@@ -1,15 +1,17 @@
 /** JSON logs to stdout (STYLE 42): level labels, base fields service and version, errors under `err`. */
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
-export function createLogger(service: string, level: string): Logger {
-  return pino({
+/** `destination` defaults to stdout; a process whose stdout carries a protocol (the MCP stdio server) passes stderr. */
+export function createLogger(service: string, level: string, destination?: DestinationStream): Logger {
+  const options = {
     level,
     base: { service, version: process.env.npm_package_version ?? '0.1.0' },
-    formatters: { level: (label) => ({ level: label }) },
+    formatters: { level: (label: string) => ({ level: label }) },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** A logger that writes nothing, for tests and scripts. */

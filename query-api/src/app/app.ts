@@ -10,6 +10,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
 import { ValidateError } from '@tsoa/runtime';
+import { API_VERSION } from '../../../contracts/src/reports';
 import { isTransientDbError } from '../../../infra/runtime/db';
 import { RegisterRoutes } from '../generated/routes';
 import type { AppContext } from './context';
@@ -19,7 +20,6 @@ import { findUnstorable } from '../../../contracts/src/validation/storable';
 const isIngestRoute = (path: string): boolean =>
   path.startsWith('/collect/') || /^\/[^/]+\/api\/(events|store\/)/.test(path);
 
-export const API_VERSION = 'v2-4-2';
 const OPENAPI_PATH = path.join(__dirname, '..', '..', 'openapi', 'openapi.json');
 
 function loadOpenApi(): Record<string, unknown> {

@@ -1,0 +1,58 @@
+/**
+ * Which attribution models the deployment offers, and its default. The API's `get/setting-models` is the
+ * source where the deployment has it; otherwise the models this build knows (contracts' MODELS) with `last` as
+ * the default. Asked once per catalog (one per MCP server instance, i.e. per HTTP request or per stdio run)
+ * and kept for a minute.
+ */
+import { MODELS, type Model } from '../../contracts/src/attribution';
+import { FALLBACK_MODEL } from './defaults';
+import { ReportApiError, type ReportClient } from './report-client';
+
+export interface ModelList {
+  codes: string[];
+  defaultModel: string;
+}
+
+const KEEP_MS = 60_000;
+
+export class ModelCatalog {
+  private cached: { at: number; list: Promise<ModelList> } | null = null;
+
+  constructor(
+    private readonly client: ReportClient,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  list(): Promise<ModelList> {
+    const t = this.now();
+    if (!this.cached || t - this.cached.at > KEEP_MS) {
+      const list = this.load();
+      this.cached = { at: t, list };
+      // A failed look-up is not kept: the next call asks again.
+      list.catch(() => {
+        if (this.cached?.list === list) this.cached = null;
+      });
+    }
+    return this.cached.list;
+  }
+
+  /** The model given, else the deployment's default. */
+  async resolve(given: Model | undefined): Promise<Model> {
+    // A code the deployment offers; the API checks it like any other `model`.
+    return given ?? ((await this.list()).defaultModel as Model);
+  }
+
+  private async load(): Promise<ModelList> {
+    try {
+      const records = await this.client.settingModels();
+      if (records.length > 0) {
+        const codes = records.map((r) => r.code);
+        return { codes, defaultModel: records.find((r) => r.is_default)?.code ?? codes[0]! };
+      }
+    } catch (err) {
+      // 404: this deployment has no model settings yet; anything else (a refused key, ...) is the caller's to see.
+      if (!(err instanceof ReportApiError && err.status === 404)) throw err;
+    }
+    return { codes: [...MODELS], defaultModel: FALLBACK_MODEL };
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * The tool set, in the order clients list it. Adding a tool over a new operation: a file in this folder
+ * exporting `defineTool({...})`, a method on the report client, and one line here. The tools planned over
+ * operations the API does not have yet are listed in docs/decisions.md (MCP server).
+ */
+import { attributionReport } from './attribution-report';
+import { attributionSummary } from './attribution-summary';
+import { compareModels } from './compare-models';
+import { comparePeriods } from './compare-periods';
+import { orderJourney } from './order-journey';
+import { orderTouchpoints } from './order-touchpoints';
+import type { ReportTool } from './tool';
+import { trackingLinksReport } from './tracking-links';
+
+export const REPORT_TOOLS: readonly ReportTool[] = [
+  attributionReport,
+  attributionSummary,
+  compareModels,
+  comparePeriods,
+  orderJourney,
+  orderTouchpoints,
+  trackingLinksReport,
+];

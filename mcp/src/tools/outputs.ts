@@ -1,0 +1,97 @@
+/** Output schemas shared by the tools: the API's records, as zod, checked against the contracts' types. */
+import { z } from 'zod';
+import { DIMENSIONS, type Dimension } from '../../../contracts/src/attribution';
+import type {
+  ApiTouchpoint,
+  AttributionRecord,
+  AttributionSummary,
+  OrderTouchpoints,
+  TrackingLinkRecord,
+} from '../../../contracts/src/reports';
+
+export const SUMMARY_METRICS = [
+  'conversions',
+  'new_lead_conversions',
+  'conversion_value',
+  'spend',
+  'clicks',
+  'ad_conversion_value',
+  'impressions',
+  'roas',
+  'ad_roas',
+  'cpa',
+  'cpm',
+  'cpc',
+  'net_profit',
+  'net_margin',
+] as const satisfies readonly (keyof AttributionSummary)[];
+export type SummaryMetric = (typeof SUMMARY_METRICS)[number];
+
+export const summaryOutput = z.object(
+  Object.fromEntries(SUMMARY_METRICS.map((m) => [m, z.number()])) as Record<SummaryMetric, z.ZodNumber>,
+) satisfies z.ZodType<AttributionSummary>;
+
+export const attributionRecordOutput = summaryOutput.extend({
+  campaign: z.string(),
+  channel: z.string(),
+  source: z.string(),
+  platform: z.string(),
+  medium: z.string(),
+  landing_page: z.string(),
+}) satisfies z.ZodType<AttributionRecord>;
+
+const touchpointOutput = z.object({
+  campaign: z.string(),
+  channel: z.string(),
+  source: z.string(),
+  medium: z.string(),
+  time: z.string(),
+}) satisfies z.ZodType<ApiTouchpoint>;
+
+export const orderTouchpointsOutput = z.object({
+  order_id: z.string(),
+  first_touchpoint: touchpointOutput.nullable(),
+  last_touchpoint: touchpointOutput.nullable(),
+}) satisfies z.ZodType<OrderTouchpoints>;
+
+export const trackingLinkOutput = z.object({
+  tracking_link: z.string(),
+  campaign: z.string(),
+  source: z.string(),
+  medium: z.string(),
+  landing_page: z.string(),
+  created_at: z.string(),
+  total_users: z.number(),
+  new_users: z.number(),
+  clicks: z.number(),
+  purchase: z.number(),
+  purchase_conversion_value: z.number(),
+  add_to_cart: z.number(),
+  add_to_cart_conversion_value: z.number(),
+  collection_view: z.number(),
+  search_submit: z.number(),
+}) satisfies z.ZodType<TrackingLinkRecord>;
+
+export const dateRangeOutput = z.object({ start_date: z.string(), end_date: z.string() });
+
+/** The body of a get-list call, as sent. */
+export const getListRequestOutput = dateRangeOutput.extend({
+  dimensions: z.array(z.string()),
+  model: z.string(),
+  goal: z.string(),
+  page: z.number(),
+  page_size: z.number(),
+  orders: z.array(z.object({ column: z.string(), order: z.string() })).optional(),
+});
+
+/** The body of a get-list-sum call, as sent. */
+export const getListSumRequestOutput = getListRequestOutput.omit({ page: true, page_size: true, orders: true });
+
+/** The values of the requested dimensions of a joined row (the others absent), and its platform. */
+export const dimensionValuesOutput = {
+  ...(Object.fromEntries(DIMENSIONS.map((d) => [d, z.string().optional()])) as Record<
+    Dimension,
+    z.ZodOptional<z.ZodString>
+  >),
+  platform: z.string(),
+};
