@@ -41,6 +41,7 @@ describe('.env.example', () => {
     expect(loadApiConfig(env).port).toBe(8080);
     expect(loadPipelineConfig(env).partitions).toHaveLength(16);
     expect(loadWebhookWorkerConfig(env).concurrency).toBe(16);
+    expect(loadApiConfig(env).mcpAllowedOrigins).toEqual([]);
     expect(loadStdioConfig(env).baseUrl).toBe('https://attribution.example.com');
   });
 

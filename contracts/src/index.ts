@@ -6,6 +6,7 @@ export * from './attribution';
 export * from './channels';
 export * from './customers';
 export * from './events';
+export * from './mcp';
 export * from './pushes';
 export * from './reports';
 export * from './webhooks';

@@ -16,6 +16,7 @@ import { RegisterRoutes } from '../generated/routes';
 import type { AppContext } from './context';
 import { ApiError, errorBody } from './errors';
 import { findUnstorable } from '../../../contracts/src/validation/storable';
+import { mountMcp } from './mcp-route';
 
 const isIngestRoute = (path: string): boolean =>
   path.startsWith('/collect/') || /^\/[^/]+\/api\/(events|store\/)/.test(path);
@@ -149,6 +150,8 @@ export function createApp(ctx: AppContext): express.Express {
   app.get('/openapi.json', (_req, res) => void res.json(openapi));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(openapi));
 
+  // Before the generated routes: their short-link redirect `GET /{code}` would take `/mcp`.
+  mountMcp(app, ctx);
   RegisterRoutes(app);
 
   app.use((req, res) => sendError(req, res, 404, `path: no route for ${req.method} ${req.path}`));

@@ -5,6 +5,7 @@
  *   @Security('api_key', ['journey'])  header ApiKey, 20 requests/s per operation  (operations 3, 4)
  *   @Security('ingest_key')            header X-Ingest-Key
  *   @Security('access_token')          header Authorization: Bearer <token>
+ * and `/mcp` (mcp-route.ts): header ApiKey, 20 requests/s, each tool call then counted by its own operation.
  */
 import type { Request } from 'express';
 import { digestCredential, type CredentialKind } from '../../../infra/runtime/credentials';
@@ -22,6 +23,7 @@ export const RATE_CLASSES: Record<string, number> = {
   link_builder: 10,
   customers: 10,
   ingest: 200,
+  mcp: 20,
 };
 
 const HEADER_OF: Record<string, { kind: CredentialKind; header: string }> = {

@@ -32,6 +32,7 @@ const schema = z
     API_REPORT_CACHE_MS: int(2000),
     API_CREDENTIAL_CACHE_MS: int(0),
     API_CREDENTIAL_STALE_MS: int(600_000),
+    MCP_ALLOWED_ORIGINS: z.string().default(''),
   })
   .transform((env) => ({
     natsUrl: env.NATS_URL,
@@ -52,6 +53,10 @@ const schema = z
     reportCacheMs: env.API_REPORT_CACHE_MS,
     credentialCacheMs: env.API_CREDENTIAL_CACHE_MS,
     credentialStaleMs: env.API_CREDENTIAL_STALE_MS,
+    /** Browser origins allowed to call /mcp besides the API's own (comma-separated). */
+    mcpAllowedOrigins: env.MCP_ALLOWED_ORIGINS.split(',')
+      .map((o) => o.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
   }));
 
 export type ApiConfig = z.output<typeof schema>;
