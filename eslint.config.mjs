@@ -85,7 +85,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/app/config.ts', '**/app/*-config.ts', 'mcp/src/stdio-config.ts', 'infra/runtime/logger.ts'],
+    files: ['**/app/config.ts', '**/app/*-config.ts', 'mcp/src/stdio-config.ts', 'runtime/logger.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

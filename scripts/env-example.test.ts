@@ -5,14 +5,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadApiConfig } from '../query-api/src/app/config';
 import { loadPipelineConfig } from '../pipeline/src/app/config';
-import { loadWebhookWorkerConfig } from '../pipeline/src/app/webhook-config';
+import { loadWebhookWorkerConfig } from '../webhook-worker/src/app/config';
 import { loadStdioConfig } from '../mcp/src/stdio-config';
 
 const ROOT = path.join(__dirname, '..');
 const CONFIG_SOURCES = [
   'query-api/src/app/config.ts',
   'pipeline/src/app/config.ts',
-  'pipeline/src/app/webhook-config.ts',
+  'webhook-worker/src/app/config.ts',
   'mcp/src/stdio-config.ts',
 ];
 

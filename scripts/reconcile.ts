@@ -4,8 +4,8 @@
  * Exit codes: 0 no drift (or repaired), 1 drift found, 2 bad arguments, 3 failure.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { createDb } from '../infra/runtime/db';
-import { reconcileStore } from '../pipeline/src/adapters/reconcile';
+import { createDb } from '../storage/db';
+import { reconcileStore } from '../pipeline/src/operations/reconcile';
 import { requireConnection } from './connection-env';
 
 function parseDay(value: string): string {

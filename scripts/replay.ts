@@ -24,10 +24,10 @@ import {
   RECEIVED_AT_HEADER,
 } from '../contracts/src/subjects';
 import { formatFieldError, validateEvent } from '../contracts/src/validation';
-import { createDb } from '../infra/runtime/db';
-import { createLogger } from '../infra/runtime/logger';
-import { getStore } from '../infra/runtime/store-registry';
-import { replayStore, type ReplayRange } from '../pipeline/src/adapters/replay';
+import { createDb } from '../storage/db';
+import { createLogger } from '../runtime/logger';
+import { getStore } from '../storage/store-registry';
+import { replayStore, type ReplayRange } from '../pipeline/src/operations/replay';
 import { requireConnection } from './connection-env';
 
 interface Point {

@@ -10,9 +10,9 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { LOOKBACK_DAYS } from '../contracts/src/attribution';
-import { CREDENTIAL_KINDS, type CredentialKind } from '../infra/runtime/credentials';
-import { createDb, type Db } from '../infra/runtime/db';
-import { createStore, getStore, listStores, revokeCredential, rotateCredential } from '../infra/runtime/store-registry';
+import { CREDENTIAL_KINDS, type CredentialKind } from '../storage/credentials';
+import { createDb, type Db } from '../storage/db';
+import { createStore, getStore, listStores, revokeCredential, rotateCredential } from '../storage/store-registry';
 import { requireConnection } from './connection-env';
 import { registerWebhookCommands } from './webhook-cli';
 

@@ -16,9 +16,9 @@ import { Command, InvalidArgumentError } from 'commander';
 import { connect } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { IDENTITY_EVENTS, type IdentityEventName } from '../contracts/src/webhooks';
-import { createDb, type Db } from '../infra/runtime/db';
+import { createDb, type Db } from '../storage/db';
 import { requireConnection } from './connection-env';
-import { getStore } from '../infra/runtime/store-registry';
+import { getStore } from '../storage/store-registry';
 import {
   DESTINATION_KINDS,
   DestinationInputError,
@@ -26,7 +26,7 @@ import {
   parseEventList,
   validateDestinationUrl,
   type DestinationKind,
-} from '../pipeline/src/webhooks/destination-rules';
+} from '../webhook-worker/src/destination-rules';
 import {
   createDestination,
   createKlaviyoDestination,
@@ -38,10 +38,10 @@ import {
   rotateKlaviyoApiKey,
   setDestinationEnabled,
   type WebhookDestination,
-} from '../pipeline/src/webhooks/destination-repo';
-import { KLAVIYO_EVENTS_URL, validateKlaviyoApiKey } from '../pipeline/src/webhooks/klaviyo';
-import { redriveDeadLetters, type PublishDelivery, type RedriveReport } from '../pipeline/src/webhooks/redrive';
-import { createSecretBox, parseSecretsKey, type SecretBox } from '../pipeline/src/webhooks/secret-box';
+} from '../webhook-worker/src/destination-repo';
+import { KLAVIYO_EVENTS_URL, validateKlaviyoApiKey } from '../webhook-worker/src/klaviyo';
+import { redriveDeadLetters, type PublishDelivery, type RedriveReport } from '../webhook-worker/src/redrive';
+import { createSecretBox, parseSecretsKey, type SecretBox } from '../webhook-worker/src/secret-box';
 
 /** A failure with its exit code: 1 usage, 2 environment, 3 unknown store or destination. */
 class CliError extends Error {

@@ -1,5 +1,5 @@
 import { checkoutLineTotal } from './line-items';
-import { sampleCheckout } from './validation/samples';
+import { sampleCheckout } from '../../test/support/samples';
 
 const line = () => {
   const first = sampleCheckout().lineItems[0];

@@ -33,7 +33,7 @@ PIPELINE_PARTITIONS="$half-$((partitions - 1))" PIPELINE_HEALTH_PORT=9466 node -
 w2=$!
 node --import tsx query-api/src/app/server.ts &
 api=$!
-node --import tsx pipeline/src/app/webhook-worker-main.ts &
+node --import tsx webhook-worker/src/app/main.ts &
 wh=$!
 set +m
 pids=("$w1" "$w2" "$api" "$wh")

@@ -30,7 +30,7 @@ node --import tsx pipeline/src/app/main.ts &
 pids=($!)
 node --import tsx query-api/src/app/server.ts &
 pids+=($!)
-node --import tsx pipeline/src/app/webhook-worker-main.ts &
+node --import tsx webhook-worker/src/app/main.ts &
 pids+=($!)
 set +m
 

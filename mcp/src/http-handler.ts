@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Logger } from '../../infra/runtime/logger';
+import type { Logger } from '../../runtime/logger';
 import type { ReportClient } from './report-client';
 import { createMcpServer } from './server';
 

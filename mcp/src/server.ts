@@ -6,7 +6,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../../infra/runtime/logger';
+import type { Logger } from '../../runtime/logger';
 import { ModelCatalog } from './models';
 import { ReportApiError, type ReportClient } from './report-client';
 import { REPORT_TOOLS } from './tools';

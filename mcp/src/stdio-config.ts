@@ -1,6 +1,6 @@
 /** Configuration of `npm run mcp` (the stdio server), from environment variables only. */
 import { z } from 'zod';
-import { envLogLevel, envRequired, parseEnv } from '../../infra/runtime/env';
+import { envLogLevel, envRequired, parseEnv } from '../../runtime/env';
 
 const schema = z
   .object({

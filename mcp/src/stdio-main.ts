@@ -4,8 +4,8 @@
  */
 import pino from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ConfigError } from '../../infra/runtime/env';
-import { createLogger } from '../../infra/runtime/logger';
+import { ConfigError } from '../../runtime/env';
+import { createLogger } from '../../runtime/logger';
 import { createReportClient } from './report-client';
 import { createMcpServer } from './server';
 import { loadStdioConfig } from './stdio-config';

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { GOALS, MODELS } from '../../contracts/src/attribution';
-import { digestCredential } from '../../infra/runtime/credentials';
+import { digestCredential } from '../../storage/credentials';
 import { planDemo } from '../demo/generate';
 import { pushDemo } from '../demo/push';
 import { pushPaced } from './pipeline';

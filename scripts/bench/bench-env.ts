@@ -10,8 +10,8 @@ import path from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { migrate } from '../../infra/migrate';
 import { setupNats } from '../../infra/nats-setup';
-import { createDb, type Db } from '../../infra/runtime/db';
-import { createStore, type StoreCredentials, type StoreRecord } from '../../infra/runtime/store-registry';
+import { createDb, type Db } from '../../storage/db';
+import { createStore, type StoreCredentials, type StoreRecord } from '../../storage/store-registry';
 import { startLocalServices, removeLocalServices } from '../../test/support/local-services';
 import { freePort } from '../../test/support/free-port';
 

@@ -4,7 +4,7 @@
  * row committed by the pipeline.
  */
 import { randomUUID } from 'node:crypto';
-import { sampleEvent } from '../../contracts/src/validation/samples';
+import { sampleEvent } from '../../test/support/samples';
 import { percentile, startBenchEnv } from './bench-env';
 
 export interface IngestBenchOptions {

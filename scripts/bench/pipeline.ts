@@ -6,8 +6,8 @@
  *    acceptance to commit in the views is read from the daemon's pipeline_visibility_seconds histogram.
  */
 import { connect } from '@nats-io/transport-node';
-import { silentLogger } from '../../infra/runtime/logger';
-import { replayStore } from '../../pipeline/src/adapters/replay';
+import { silentLogger } from '../../runtime/logger';
+import { replayStore } from '../../pipeline/src/operations/replay';
 import { planDemo } from '../demo/generate';
 import { pushDemo } from '../demo/push';
 import { startBenchEnv } from './bench-env';

@@ -24,10 +24,10 @@
  * inserted as the store registry does), so the 5/s limit of get-list never trips.
  */
 import request from 'supertest';
-import { sampleAdSpendRow, sampleContext, sampleCustomer, sampleEvent } from '../../contracts/src/validation/samples';
+import { sampleAdSpendRow, sampleContext, sampleCustomer, sampleEvent } from '../support/samples';
 import type { EventName, StorefrontEvent } from '../../contracts/src/events';
-import type { Db } from '../../infra/runtime/db';
-import { digestCredential, generateCredential } from '../../infra/runtime/credentials';
+import type { Db } from '../../storage/db';
+import { digestCredential, generateCredential } from '../../storage/credentials';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';

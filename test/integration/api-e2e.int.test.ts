@@ -7,12 +7,12 @@
 import request from 'supertest';
 import { GOALS, MODELS } from '../../contracts/src/attribution';
 import type { AttributionRecord } from '../../contracts/src/reports';
-import type { Db } from '../../infra/runtime/db';
+import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
 import { addToCart, checkoutCompleted, leadForm, pageView, send } from '../support/journeys';
-import { sampleContext, sampleEvent } from '../../contracts/src/validation/samples';
+import { sampleContext, sampleEvent } from '../support/samples';
 
 let db: Db;
 let api: RunningApi;

@@ -18,10 +18,10 @@
  */
 import fc from 'fast-check';
 import request from 'supertest';
-import { sampleCustomer } from '../../contracts/src/validation/samples';
-import type { Db } from '../../infra/runtime/db';
-import { type CredentialKind, digestCredential, generateCredential } from '../../infra/runtime/credentials';
-import { revokeCredential, rotateCredential } from '../../infra/runtime/store-registry';
+import { sampleCustomer } from '../support/samples';
+import type { Db } from '../../storage/db';
+import { type CredentialKind, digestCredential, generateCredential } from '../../storage/credentials';
+import { revokeCredential, rotateCredential } from '../../storage/store-registry';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';

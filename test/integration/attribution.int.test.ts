@@ -3,12 +3,12 @@
  * small journeys whose credits are worked out by hand in the comments. Every test ends with the
  * reconciliation finding zero drift: the incrementally maintained views equal a recomputation.
  */
-import type { Db } from '../../infra/runtime/db';
+import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
-import { reconcileStore } from '../../pipeline/src/adapters/reconcile';
+import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import request from 'supertest';
-import { sampleProduct } from '../../contracts/src/validation/samples';
+import { sampleProduct } from '../support/samples';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
 import {
   addToCart,

@@ -8,8 +8,8 @@ import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_pro
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { sampleEvent } from '../../contracts/src/validation/samples';
-import type { Db } from '../../infra/runtime/db';
+import { sampleEvent } from '../support/samples';
+import type { Db } from '../../storage/db';
 import { baseEnv, testDb, waitFor } from '../support/harness';
 import { testEnv } from '../support/env';
 import { freePort } from '../support/free-port';

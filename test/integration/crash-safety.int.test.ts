@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
-import { sampleEvent } from '../../contracts/src/validation/samples';
+import { sampleEvent } from '../support/samples';
 import { eventMsgId, eventSubject, partitionOf } from '../../contracts/src/subjects';
-import type { Db } from '../../infra/runtime/db';
+import type { Db } from '../../storage/db';
 import { createTestStore, testDb, type TestStore, waitFor } from '../support/harness';
 import { TEST_PARTITIONS, testEnv } from '../support/env';
 import { freePort } from '../support/free-port';

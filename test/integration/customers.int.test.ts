@@ -19,9 +19,9 @@ import request from 'supertest';
 import type { Customer } from '../../contracts/src/customers';
 import type { ShopCustomerInput } from '../../contracts/src/pushes';
 import { validateCustomer } from '../../contracts/src/validation';
-import { sampleCustomer } from '../../contracts/src/validation/samples';
-import type { Db } from '../../infra/runtime/db';
-import { revokeCredential, rotateCredential } from '../../infra/runtime/store-registry';
+import { sampleCustomer } from '../support/samples';
+import type { Db } from '../../storage/db';
+import { revokeCredential, rotateCredential } from '../../storage/store-registry';
 import type { RunningApi } from '../../query-api/src/app/api';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
 

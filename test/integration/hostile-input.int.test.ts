@@ -16,14 +16,8 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { consumerName, EVENTS_STREAM } from '../../contracts/src/subjects';
 import { EVENT_NAMES, type EventName, type EventOf } from '../../contracts/src/events';
-import {
-  sampleAdSpendRow,
-  sampleCustomer,
-  sampleEvent,
-  sampleOrder,
-  sampleProduct,
-} from '../../contracts/src/validation/samples';
-import type { Db } from '../../infra/runtime/db';
+import { sampleAdSpendRow, sampleCustomer, sampleEvent, sampleOrder, sampleProduct } from '../support/samples';
+import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';

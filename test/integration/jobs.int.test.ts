@@ -3,11 +3,11 @@
  * and repairs drift; retention deletes old raw payloads without changing any view; housekeeping prunes old
  * dead letters; the job lock lets one process run a job at a time.
  */
-import type { Db } from '../../infra/runtime/db';
-import { silentLogger } from '../../infra/runtime/logger';
+import type { Db } from '../../storage/db';
+import { silentLogger } from '../../runtime/logger';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
-import { reconcileStore } from '../../pipeline/src/adapters/reconcile';
+import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { pruneDeadLetters } from '../../pipeline/src/jobs/housekeeping';
 import { reconcileRecentDays } from '../../pipeline/src/jobs/reconcile-recent';
 import { pruneRawEvents } from '../../pipeline/src/jobs/retention';

@@ -17,15 +17,15 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import type { StorefrontEvent } from '../../contracts/src/events';
 import { WEBHOOKS_STREAM } from '../../contracts/src/webhook-delivery';
 import { IDENTITY_EVENTS } from '../../contracts/src/webhooks';
-import { sampleContext, sampleEvent } from '../../contracts/src/validation/samples';
-import type { Db } from '../../infra/runtime/db';
-import { silentLogger } from '../../infra/runtime/logger';
+import { sampleContext, sampleEvent } from '../support/samples';
+import type { Db } from '../../storage/db';
+import { silentLogger } from '../../runtime/logger';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
-import { loadWebhookWorkerConfig } from '../../pipeline/src/app/webhook-config';
-import { startWebhookWorker, type RunningWebhookWorker } from '../../pipeline/src/app/webhook-worker-main';
-import { apiKeyContext, createDestination } from '../../pipeline/src/webhooks/destination-repo';
-import { createSecretBox, generateSecretsKey, parseSecretsKey } from '../../pipeline/src/webhooks/secret-box';
+import { loadWebhookWorkerConfig } from '../../webhook-worker/src/app/config';
+import { startWebhookWorker, type RunningWebhookWorker } from '../../webhook-worker/src/app/main';
+import { apiKeyContext, createDestination } from '../../webhook-worker/src/destination-repo';
+import { createSecretBox, generateSecretsKey, parseSecretsKey } from '../../webhook-worker/src/secret-box';
 import { freePort } from '../support/free-port';
 import {
   baseEnv,
@@ -554,7 +554,7 @@ describe('klaviyo key and CLI', () => {
     receiver.program(d.path, [], { status: 202 });
     const port = await freePort();
     const child = spawnTs(
-      'pipeline/src/app/webhook-worker-main.ts',
+      'webhook-worker/src/app/main.ts',
       workerEnv({ SECRETS_KEY: '', LOG_LEVEL: 'info', WEBHOOK_HEALTH_PORT: String(port) }),
     );
     try {
@@ -612,7 +612,7 @@ describe('klaviyo key and CLI', () => {
   });
 
   it('a worker given a malformed SECRETS_KEY exits 1 naming it, without quoting it', async () => {
-    const child = spawnTs('pipeline/src/app/webhook-worker-main.ts', workerEnv({ SECRETS_KEY: 'not-a-real-key!!' }));
+    const child = spawnTs('webhook-worker/src/app/main.ts', workerEnv({ SECRETS_KEY: 'not-a-real-key!!' }));
     expect((await child.exited).code).toBe(1);
     expect(child.output()).toContain('SECRETS_KEY: is not base64');
     expect(child.output()).not.toContain('not-a-real-key!!');

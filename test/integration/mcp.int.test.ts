@@ -27,7 +27,7 @@ import type {
   TrackingLinkListData,
 } from '../../contracts/src/reports';
 import { consumerName, EVENTS_STREAM } from '../../contracts/src/subjects';
-import type { Db } from '../../infra/runtime/db';
+import type { Db } from '../../storage/db';
 import { type DateRange, defaultDateRange, previousPeriod } from '../../mcp/src/defaults';
 import { REPORT_TOOLS } from '../../mcp/src/tools';
 import type { RunningApi } from '../../query-api/src/app/api';

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { DIMENSIONS, MODELS } from '../../contracts/src/attribution';
 import type { AttributionRecord } from '../../contracts/src/reports';
-import type { Db } from '../../infra/runtime/db';
+import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';

@@ -6,8 +6,8 @@
  * same purchase: one conversion, with the pushed order's value.
  */
 import request from 'supertest';
-import { sampleOrder } from '../../contracts/src/validation/samples';
-import type { Db } from '../../infra/runtime/db';
+import { sampleOrder } from '../support/samples';
+import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
-import { sampleEvent } from '../../contracts/src/validation/samples';
-import type { Db } from '../../infra/runtime/db';
+import { sampleEvent } from '../support/samples';
+import type { Db } from '../../storage/db';
 import { setupNats } from '../../infra/nats-setup';
 import { baseEnv, createTestStore, testDb, type TestStore, waitFor } from '../support/harness';
 import { TEST_PARTITIONS, testEnv } from '../support/env';
@@ -42,7 +42,7 @@ it('daemons started before the broker wait for it (20 s), say why, then work', a
   const daemons: Child[] = [
     spawnTs('query-api/src/app/server.ts', baseEnv({ ...env, PORT: String(apiPort), HOST: '127.0.0.1' })),
     spawnPipeline({ ...env, PIPELINE_HEALTH_PORT: String(pipelinePort), PIPELINE_JOBS: 'off' }),
-    spawnTs('pipeline/src/app/webhook-worker-main.ts', baseEnv({ ...env, WEBHOOK_HEALTH_PORT: String(webhookPort) })),
+    spawnTs('webhook-worker/src/app/main.ts', baseEnv({ ...env, WEBHOOK_HEALTH_PORT: String(webhookPort) })),
   ];
   try {
     // Each says what it waits for.

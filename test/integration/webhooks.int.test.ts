@@ -18,11 +18,11 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import type { NatsConnection } from '@nats-io/nats-core';
 import { WEBHOOKS_STREAM, webhookSubject, type WebhookDelivery } from '../../contracts/src/webhook-delivery';
 import { IDENTITY_EVENTS, type IdentityEventName } from '../../contracts/src/webhooks';
-import type { Db } from '../../infra/runtime/db';
-import { silentLogger } from '../../infra/runtime/logger';
-import { loadWebhookWorkerConfig } from '../../pipeline/src/app/webhook-config';
-import { startWebhookWorker, type RunningWebhookWorker } from '../../pipeline/src/app/webhook-worker-main';
-import { createDestination } from '../../pipeline/src/webhooks/destination-repo';
+import type { Db } from '../../storage/db';
+import { silentLogger } from '../../runtime/logger';
+import { loadWebhookWorkerConfig } from '../../webhook-worker/src/app/config';
+import { startWebhookWorker, type RunningWebhookWorker } from '../../webhook-worker/src/app/main';
+import { createDestination } from '../../webhook-worker/src/destination-repo';
 import { redrive } from '../../scripts/webhook-cli';
 import { freePort } from '../support/free-port';
 import { baseEnv, createTestStore, testDb, waitFor } from '../support/harness';
@@ -447,7 +447,7 @@ describe('worker process', () => {
   const spawnWorker = async (extra: Record<string, string> = {}): Promise<{ child: Child; port: number }> => {
     const port = await freePort();
     const child = spawnTs(
-      'pipeline/src/app/webhook-worker-main.ts',
+      'webhook-worker/src/app/main.ts',
       workerEnv({ LOG_LEVEL: 'info', WEBHOOK_HEALTH_PORT: String(port), ...extra }),
     );
     await waitFor(
@@ -532,7 +532,7 @@ describe('worker process', () => {
   });
 
   it('exits 1 listing every configuration problem', async () => {
-    const child = spawnTs('pipeline/src/app/webhook-worker-main.ts', {
+    const child = spawnTs('webhook-worker/src/app/main.ts', {
       NATS_URL: '',
       DATABASE_URL: '',
       WEBHOOK_BACKOFF_MS: '5s,1m',

@@ -2,9 +2,9 @@
  * Integration-test harness: stores, the API and the pipeline started in-process against the real
  * nats-server and PostgreSQL of globalSetup, and polling helpers.
  */
-import { createDb, type Db } from '../../infra/runtime/db';
-import { silentLogger } from '../../infra/runtime/logger';
-import { createStore, type StoreCredentials, type StoreRecord } from '../../infra/runtime/store-registry';
+import { createDb, type Db } from '../../storage/db';
+import { silentLogger } from '../../runtime/logger';
+import { createStore, type StoreCredentials, type StoreRecord } from '../../storage/store-registry';
 import { loadApiConfig } from '../../query-api/src/app/config';
 import { startApi, type RunningApi } from '../../query-api/src/app/api';
 import { loadPipelineConfig } from '../../pipeline/src/app/config';

@@ -13,8 +13,8 @@ import {
   sampleEvent,
   sampleLead,
   sampleOrder,
-} from '../../contracts/src/validation/samples';
-import type { Db } from '../../infra/runtime/db';
+} from './samples';
+import type { Db } from '../../storage/db';
 import { waitFor } from './harness';
 
 let counter = 0;

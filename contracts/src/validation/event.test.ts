@@ -8,7 +8,7 @@ import {
   sampleProductVariant,
   withField,
   withoutField,
-} from './samples';
+} from '../../../test/support/samples';
 
 const NOW = new Date('2025-01-12T05:00:00Z');
 

@@ -6,7 +6,7 @@
 import { CHECKOUT_EVENT_NAMES, type StorefrontEvent } from '../events';
 import { COLLECT_DEFAULTS, validateEvent, type ValidateEventOptions } from './event';
 import { formatFieldError } from './result';
-import { sampleEvent, withField, withoutField } from './samples';
+import { sampleEvent, withField, withoutField } from '../../../test/support/samples';
 
 const NOW = new Date('2025-01-12T05:00:00Z');
 const COLLECT: Partial<ValidateEventOptions> = { clientIpFallback: '198.51.100.4', collectDefaults: true };

@@ -1,6 +1,13 @@
 import { validateAdSpendRow, validateCustomer, validateOrder, validateProduct } from './pushes';
 import { formatFieldError, type ValidationResult } from './result';
-import { sampleAdSpendRow, sampleCustomer, sampleOrder, sampleProduct, withField, withoutField } from './samples';
+import {
+  sampleAdSpendRow,
+  sampleCustomer,
+  sampleOrder,
+  sampleProduct,
+  withField,
+  withoutField,
+} from '../../../test/support/samples';
 
 function errorsOf<T>(result: ValidationResult<T>): string[] {
   if (result.ok) throw new Error('expected the input to be rejected, but it was accepted');

@@ -8,7 +8,7 @@ import {
   sampleEvent,
   withField,
   withoutField,
-} from './samples';
+} from '../../../test/support/samples';
 
 describe('sampleEvent', () => {
   it.each(EVENT_NAMES)('%s has its name, a standard envelope and a page URL', (name) => {

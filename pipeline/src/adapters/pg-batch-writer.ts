@@ -4,8 +4,8 @@
  * the batch's messages only after this resolves.
  */
 import type { PoolClient } from 'pg';
-import type { Db } from '../../../infra/runtime/db';
-import { isTransientDbError } from '../../../infra/runtime/db';
+import type { Db } from '../../../storage/db';
+import { isTransientDbError } from '../../../storage/db';
 import type { BatchItem, BatchOutcome, PipelinePorts } from '../stream/build-pipeline';
 import type { DecodedFact } from '../domain/decode-message';
 import { toAdSpendFact } from '../domain/facts';

@@ -4,7 +4,7 @@
  * through unnest (STYLE 24).
  */
 import type { PoolClient } from 'pg';
-import type { Db } from '../../../infra/runtime/db';
+import type { Db } from '../../../storage/db';
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { AdSpendRow, ShopCustomer, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
 import type { LinkClick } from '../domain/decode-message';

@@ -5,8 +5,8 @@
  * the rollups. The same recomputation serves the reconciliation, so the views equal a recomputation.
  */
 import type { PoolClient } from 'pg';
-import type { Db } from '../../../infra/runtime/db';
-import type { Logger } from '../../../infra/runtime/logger';
+import type { Db } from '../../../storage/db';
+import type { Logger } from '../../../runtime/logger';
 import {
   type EventFact,
   identityKeysOfEvent,
@@ -22,7 +22,7 @@ import { PersonUnion } from '../domain/identity';
 import { type PersonFacts, type PersonView, recomputePerson, type StoreRules } from '../domain/recompute-person';
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { MaintainViews, NewFacts } from './pg-batch-writer';
-import type { WebhookCandidate, WebhookEnqueuer } from './webhook-enqueuer';
+import type { WebhookCandidate, WebhookEnqueuer } from './identity-event-queue';
 import type { StoreSettings } from './pg-fact-store';
 import {
   accumulateSpend,

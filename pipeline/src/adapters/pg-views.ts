@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import type { Goal, Model } from '../../../contracts/src/attribution';
 import type { EventName } from '../../../contracts/src/events';
-import type { Db } from '../../../infra/runtime/db';
+import type { Db } from '../../../storage/db';
 import type { AdSpendFact, EventFact, Line, OrderFact } from '../domain/facts';
 import { ORDER_CLIENT_PREFIX } from '../domain/facts';
 import {

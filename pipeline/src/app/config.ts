@@ -10,7 +10,7 @@ import {
   envStartupTimeout,
   parseEnv,
   parsePartitionSet,
-} from '../../../infra/runtime/env';
+} from '../../../runtime/env';
 
 const int = envInt;
 

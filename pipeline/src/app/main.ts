@@ -2,8 +2,8 @@
  * Composition root of the pipeline daemon: config, logger, the pipeline, signals (STYLE 44).
  * SIGTERM/SIGINT drain within PIPELINE_SHUTDOWN_TIMEOUT_MS; a second signal exits at once.
  */
-import { exitOnSignals, loadConfigOrExit } from '../../../infra/runtime/lifecycle';
-import { createLogger } from '../../../infra/runtime/logger';
+import { exitOnSignals, loadConfigOrExit } from '../../../runtime/lifecycle';
+import { createLogger } from '../../../runtime/logger';
 import { loadPipelineConfig } from './config';
 import { startPipeline } from './daemon';
 import { standardMaintainer } from './standard-maintainer';

@@ -1,6 +1,6 @@
 /** The daemon's scheduled jobs, each a plain function of pipeline/src/jobs (tested directly). */
-import type { Db } from '../../../infra/runtime/db';
-import type { Logger } from '../../../infra/runtime/logger';
+import type { Db } from '../../../storage/db';
+import type { Logger } from '../../../runtime/logger';
 import { pruneDeadLetters } from '../jobs/housekeeping';
 import { reconcileRecentDays } from '../jobs/reconcile-recent';
 import { pruneRawEvents } from '../jobs/retention';

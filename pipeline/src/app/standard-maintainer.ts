@@ -1,7 +1,7 @@
 /** The view maintenance the daemon runs: views, data-quality metrics, identity-event webhook queueing. */
-import type { Logger } from '../../../infra/runtime/logger';
+import type { Logger } from '../../../runtime/logger';
 import { createViewMaintainer } from '../adapters/pg-view-maintainer';
-import { createWebhookEnqueuer } from '../adapters/webhook-enqueuer';
+import { createWebhookEnqueuer } from '../adapters/identity-event-queue';
 import type { PipelineDeps } from './daemon';
 
 export function standardMaintainer(logger: Logger): NonNullable<PipelineDeps['maintainViews']> {

@@ -25,7 +25,7 @@ import {
   type PersonOptions,
   STORE_URL,
   UNIT,
-} from './test-facts';
+} from '../../../test/support/fact-builders';
 import type { TrackingLinkInfo } from './touchpoint-types';
 
 const PARIS: StoreRules = { timezone: 'Europe/Paris', lookbackDays: 30 };

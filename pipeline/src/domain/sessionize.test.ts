@@ -9,7 +9,7 @@ import {
   type SessionEvent,
   sessionize,
 } from './sessionize';
-import { makeEvent, MINUTE, ms, page, pageView, STORE_URL } from './test-facts';
+import { makeEvent, MINUTE, ms, page, pageView, STORE_URL } from '../../../test/support/fact-builders';
 import type { TrackingLinkInfo } from './touchpoint-types';
 
 const T0 = ms('2026-03-01T10:00:00Z');

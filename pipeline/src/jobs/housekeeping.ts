@@ -1,5 +1,5 @@
 /** Dead-letter housekeeping (issue 6): old poison messages and old redriven webhook dead letters go. */
-import type { Db } from '../../../infra/runtime/db';
+import type { Db } from '../../../storage/db';
 
 export async function pruneDeadLetters(
   db: Db,

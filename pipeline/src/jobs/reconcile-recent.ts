@@ -3,9 +3,9 @@
  * compare the views of those days with the recomputation, report drift (log and metric) and repair it.
  */
 import { dayInZone } from '../../../contracts/src/time';
-import type { Db } from '../../../infra/runtime/db';
-import type { Logger } from '../../../infra/runtime/logger';
-import { reconcileStore } from '../adapters/reconcile';
+import type { Db } from '../../../storage/db';
+import type { Logger } from '../../../runtime/logger';
+import { reconcileStore } from '../operations/reconcile';
 
 export interface ReconcileRecentOptions {
   days: number;

@@ -3,7 +3,7 @@
  * The views derive from event_facts, which are kept, so no figure changes; the order journey falls back to
  * the facts (page, referrer) for pruned events.
  */
-import type { Db } from '../../../infra/runtime/db';
+import type { Db } from '../../../storage/db';
 
 export async function pruneRawEvents(
   db: Db,

@@ -3,8 +3,8 @@
  * PostgreSQL advisory lock so that with several workers one runs each job at a time.
  */
 import cron, { type ScheduledTask } from 'node-cron';
-import type { Db } from '../../../infra/runtime/db';
-import type { Logger } from '../../../infra/runtime/logger';
+import type { Db } from '../../../storage/db';
+import type { Logger } from '../../../runtime/logger';
 
 export interface Job {
   name: string;

@@ -2,8 +2,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { connectDependencies, dependencyChecks } from '../../../infra/runtime/lifecycle';
-import type { Logger } from '../../../infra/runtime/logger';
+import { connectDependencies, dependencyChecks } from '../../../runtime/lifecycle';
+import type { Logger } from '../../../runtime/logger';
 import { createEventPublisher } from '../adapters/event-publisher';
 import { createApp } from './app';
 import type { ApiConfig } from './config';

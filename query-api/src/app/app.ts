@@ -11,7 +11,7 @@ import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
 import { ValidateError } from '@tsoa/runtime';
 import { API_VERSION } from '../../../contracts/src/reports';
-import { isTransientDbError } from '../../../infra/runtime/db';
+import { isTransientDbError } from '../../../storage/db';
 import { RegisterRoutes } from '../generated/routes';
 import type { AppContext } from './context';
 import { ApiError, errorBody } from './errors';

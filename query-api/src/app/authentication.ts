@@ -8,8 +8,8 @@
  * and `/mcp` (mcp-route.ts): header ApiKey, 20 requests/s, each tool call then counted by its own operation.
  */
 import type { Request } from 'express';
-import { digestCredential, type CredentialKind } from '../../../infra/runtime/credentials';
-import { findStoreByCredential, type StoreRecord } from '../../../infra/runtime/store-registry';
+import { digestCredential, type CredentialKind } from '../../../storage/credentials';
+import { findStoreByCredential, type StoreRecord } from '../../../storage/store-registry';
 import type { AppContext, Principal } from './context';
 import { ApiError } from './errors';
 

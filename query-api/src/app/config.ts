@@ -1,14 +1,7 @@
 /** Query API configuration, from environment variables only (DESIGN D12). */
 import { z } from 'zod';
 import { DEFAULT_PARTITIONS } from '../../../contracts/src/subjects';
-import {
-  envInt,
-  envLogLevel,
-  envRequired,
-  envExitWithParent,
-  envStartupTimeout,
-  parseEnv,
-} from '../../../infra/runtime/env';
+import { envInt, envLogLevel, envRequired, envExitWithParent, envStartupTimeout, parseEnv } from '../../../runtime/env';
 
 const int = envInt;
 

@@ -1,7 +1,7 @@
 /** Everything a controller may need, built once by the composition root (server.ts) or a test. */
-import type { Db } from '../../../infra/runtime/db';
-import type { Logger } from '../../../infra/runtime/logger';
-import type { StoreRecord } from '../../../infra/runtime/store-registry';
+import type { Db } from '../../../storage/db';
+import type { Logger } from '../../../runtime/logger';
+import type { StoreRecord } from '../../../storage/store-registry';
 import type { EventPublisher } from '../adapters/event-publisher';
 import type { ApiConfig } from './config';
 import type { ApiMetrics } from './metrics';

@@ -1,4 +1,4 @@
-import type { StoreRecord } from '../../../infra/runtime/store-registry';
+import type { StoreRecord } from '../../../storage/store-registry';
 import { CredentialCache } from './credential-cache';
 
 const store = (id: string): StoreRecord => ({

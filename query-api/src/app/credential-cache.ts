@@ -6,7 +6,7 @@
  * (JetStream holds the events meanwhile). Unknown credentials are never cached. Keys are credential
  * digests, never secrets.
  */
-import type { StoreRecord } from '../../../infra/runtime/store-registry';
+import type { StoreRecord } from '../../../storage/store-registry';
 
 export interface CredentialCacheOptions {
   freshMs: number;

@@ -1,6 +1,6 @@
 /** Composition root of the query API: config, logger, listen, graceful shutdown (STYLE 44). */
-import { exitOnSignals, loadConfigOrExit } from '../../../infra/runtime/lifecycle';
-import { createLogger } from '../../../infra/runtime/logger';
+import { exitOnSignals, loadConfigOrExit } from '../../../runtime/lifecycle';
+import { createLogger } from '../../../runtime/logger';
 import { startApi } from './api';
 import { loadApiConfig } from './config';
 

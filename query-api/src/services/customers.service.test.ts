@@ -1,5 +1,5 @@
 /** The pure parts of the customer listing: store-time formatting, date filters, and the push → Customer mapping. */
-import { sampleCustomer } from '../../../contracts/src/validation/samples';
+import { sampleCustomer } from '../../../test/support/samples';
 import type { ShopCustomer } from '../../../contracts/src/pushes';
 import { ApiError } from '../app/errors';
 import { isoInZone, parseTimeFilter, resolveTimeFilters, toCustomer } from './customers.service';

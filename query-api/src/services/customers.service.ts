@@ -26,7 +26,7 @@ import type {
 } from '../../../contracts/src/customers';
 import type { ShopCustomer, ShopCustomerAddress } from '../../../contracts/src/pushes';
 import { localDateTime, zonedToEpoch } from '../../../contracts/src/time';
-import type { StoreRecord } from '../../../infra/runtime/store-registry';
+import type { StoreRecord } from '../../../storage/store-registry';
 import type { AppContext } from '../app/context';
 import { badRequest } from '../app/errors';
 

@@ -14,7 +14,7 @@ import {
   validateProduct,
   type ValidationResult,
 } from '../../../contracts/src/validation';
-import type { StoreRecord } from '../../../infra/runtime/store-registry';
+import type { StoreRecord } from '../../../storage/store-registry';
 import type { AppContext } from '../app/context';
 import { ApiError, badRequest } from '../app/errors';
 import { findUnstorable } from '../../../contracts/src/validation/storable';

@@ -11,7 +11,7 @@ import type {
 } from '../../../contracts/src/reports';
 import { eventSubject, LINK_CLICK_SUBJECT_NAME, partitionOf } from '../../../contracts/src/subjects';
 import { localDateTime, zonedToEpoch } from '../../../contracts/src/time';
-import type { StoreRecord } from '../../../infra/runtime/store-registry';
+import type { StoreRecord } from '../../../storage/store-registry';
 import type { AppContext } from '../app/context';
 import { badRequest } from '../app/errors';
 import { validateRange } from './report.service';

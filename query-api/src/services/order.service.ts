@@ -6,7 +6,7 @@
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { AdInfo, ApiTouchpoint, OrderJourney, OrderTouchpoints } from '../../../contracts/src/reports';
 import { localDateTime } from '../../../contracts/src/time';
-import type { StoreRecord } from '../../../infra/runtime/store-registry';
+import type { StoreRecord } from '../../../storage/store-registry';
 import type { AppContext } from '../app/context';
 import { badRequest, notFound } from '../app/errors';
 import { type JourneyEvent, type JourneySession, toEventItem } from './journey-mapper';

@@ -14,7 +14,7 @@ import type {
   GetListSumRequest,
   OrderSpec,
 } from '../../../contracts/src/reports';
-import type { StoreRecord } from '../../../infra/runtime/store-registry';
+import type { StoreRecord } from '../../../storage/store-registry';
 import type { AppContext } from '../app/context';
 import { badRequest } from '../app/errors';
 

@@ -1,6 +1,6 @@
-import { sampleCheckout, sampleEvent, withField, withoutField } from '../../../../contracts/src/validation/samples';
+import { sampleCheckout, sampleEvent, withField, withoutField } from '../../../../test/support/samples';
 import { buildCheckoutStarted } from './checkout-started';
-import { sampleWebhookContext } from './fixtures';
+import { sampleWebhookContext } from '../../../../test/support/identity-event-fixtures';
 import { CHECKOUT_STARTED_SPEC_PATHS, hasSpecType, specPathViolations, type SpecType } from './spec-paths';
 
 const payload = () =>

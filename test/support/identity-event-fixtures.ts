@@ -2,9 +2,9 @@
  * Test fixtures for the webhook payload builders (imported by the `*.test.ts` beside it only): a context with
  * the sample tee pushed by the store and the sample socks not pushed.
  */
-import type { ShopProduct } from '../../../../contracts/src/pushes';
-import { SAMPLE_EMAIL, SAMPLE_SHOP_URL, sampleProduct } from '../../../../contracts/src/validation/samples';
-import type { WebhookContext, WebhookPerson } from './webhook-context';
+import type { ShopProduct } from '../../contracts/src/pushes';
+import { SAMPLE_EMAIL, SAMPLE_SHOP_URL, sampleProduct } from './samples';
+import type { WebhookContext, WebhookPerson } from '../../pipeline/src/domain/identity-events/webhook-context';
 
 export const TEE_PRODUCT_ID = '8950316581081';
 export const SOCKS_PRODUCT_ID = '8950316613849';

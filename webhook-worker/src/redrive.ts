@@ -4,8 +4,8 @@
  * does not drop it, and the dead letter is marked redriven. A redriven delivery starts a fresh retry schedule.
  * Dead letters of a disabled or removed destination are skipped: enable the destination first.
  */
-import { webhookSubject, type WebhookDelivery } from '../../../contracts/src/webhook-delivery';
-import type { Db } from '../../../infra/runtime/db';
+import { webhookSubject, type WebhookDelivery } from '../../contracts/src/webhook-delivery';
+import type { Db } from '../../storage/db';
 import { deadLettersToRedrive, markRedriven, type DeadLetterFilter } from './destination-repo';
 
 /** Publishes one delivery with a Nats-Msg-Id and waits for the stream's ack. */

@@ -1,6 +1,6 @@
 /** Decoding of WebhookDelivery messages from the WEBHOOKS stream (untrusted bytes, STYLE 12). */
 import { z } from 'zod';
-import type { WebhookDelivery } from '../../../contracts/src/webhook-delivery';
+import type { WebhookDelivery } from '../../contracts/src/webhook-delivery';
 
 const token = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a subject token');
 

@@ -1,15 +1,8 @@
 /** Webhook delivery worker configuration, from environment variables only (DESIGN D12). */
 import { z } from 'zod';
-import {
-  envInt,
-  envLogLevel,
-  envRequired,
-  envExitWithParent,
-  envStartupTimeout,
-  parseEnv,
-} from '../../../infra/runtime/env';
-import { DEFAULT_BACKOFF_MS, MAX_RETRY_AFTER_MS, parseBackoffList } from '../webhooks/backoff';
-import { parseSecretsKey } from '../webhooks/secret-box';
+import { envInt, envLogLevel, envRequired, envExitWithParent, envStartupTimeout, parseEnv } from '../../../runtime/env';
+import { DEFAULT_BACKOFF_MS, MAX_RETRY_AFTER_MS, parseBackoffList } from '../backoff';
+import { parseSecretsKey } from '../secret-box';
 
 const int = envInt;
 const required = envRequired;

@@ -4,7 +4,7 @@
  * what the incrementally maintained views hold, report the drift row by row, and optionally repair it.
  */
 import type { PoolClient } from 'pg';
-import type { Db } from '../../../infra/runtime/db';
+import type { Db } from '../../../storage/db';
 import { PersonUnion } from '../domain/identity';
 import { recomputePerson, type StoreRules } from '../domain/recompute-person';
 import {
@@ -19,7 +19,7 @@ import {
   writeConversions,
   withoutLandingPage,
   writeSessions,
-} from './pg-views';
+} from '../adapters/pg-views';
 
 type Q = Db['query'];
 

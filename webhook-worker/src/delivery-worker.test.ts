@@ -1,4 +1,4 @@
-import type { WebhookDelivery } from '../../../contracts/src/webhook-delivery';
+import type { WebhookDelivery } from '../../contracts/src/webhook-delivery';
 import type { BackoffPolicy } from './backoff';
 import type { AttemptResult, PostWebhookOptions } from './deliver';
 import {

@@ -21,8 +21,8 @@ import type {
   Money,
   ProductVariant,
   SearchResult,
-} from '../events';
-import type { AdSpendRow, ShopCustomer, ShopCustomerAddress, ShopOrder, ShopProduct } from '../pushes';
+} from '../../contracts/src/events';
+import type { AdSpendRow, ShopCustomer, ShopCustomerAddress, ShopOrder, ShopProduct } from '../../contracts/src/pushes';
 
 /** Default event time of the samples; validate samples with a `now` at or after it. */
 export const SAMPLE_TIMESTAMP = '2025-01-12T04:30:54.751Z';

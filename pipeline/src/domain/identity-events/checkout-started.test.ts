@@ -10,7 +10,7 @@ import {
   sampleProductVariant,
   withField,
   withoutField,
-} from '../../../../contracts/src/validation/samples';
+} from '../../../../test/support/samples';
 import { buildCheckoutStarted, discountCodes, totalDiscounts } from './checkout-started';
 import {
   badLeaves,
@@ -20,7 +20,7 @@ import {
   samplePerson,
   sampleWebhookContext,
   SOCKS_PRODUCT_ID,
-} from './fixtures';
+} from '../../../../test/support/identity-event-fixtures';
 import { specPathViolations } from './spec-paths';
 
 type CheckoutStartedEvent = EventOf<'checkout_started'>;

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { Registry } from 'prom-client';
-import type { ReadinessCheck } from '../../../infra/runtime/lifecycle';
+import type { ReadinessCheck } from './lifecycle';
 
 export interface HealthServerOptions {
   host: string;

@@ -4,7 +4,7 @@
  * API with the store's private key. When no request can be made (a secret that cannot sign, a key that cannot be
  * read, a body Klaviyo's API cannot take), the reason: retrying would not help.
  */
-import type { WebhookDelivery } from '../../../contracts/src/webhook-delivery';
+import type { WebhookDelivery } from '../../contracts/src/webhook-delivery';
 import type { DeliveryDestination } from './destination-repo';
 import { klaviyoEventBody, klaviyoHeaders, KlaviyoRequestError } from './klaviyo';
 import { InvalidSecretError, standardWebhookHeaders } from './sign';

@@ -1,4 +1,4 @@
-import { IDENTITY_EVENTS } from '../../../contracts/src/webhooks';
+import { IDENTITY_EVENTS } from '../../contracts/src/webhooks';
 import {
   DESTINATION_ID_PATTERN,
   DestinationInputError,

@@ -5,7 +5,7 @@
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import { createDb, type Db } from './db';
+import { createDb, type Db } from '../storage/db';
 import { ConfigError } from './env';
 import type { Logger } from './logger';
 

@@ -7,13 +7,13 @@
 import { jetstream, jetstreamManager, DeliverPolicy } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { EVENTS_STREAM } from '../../../contracts/src/subjects';
-import type { Db } from '../../../infra/runtime/db';
-import type { Logger } from '../../../infra/runtime/logger';
+import type { Db } from '../../../storage/db';
+import type { Logger } from '../../../runtime/logger';
 import { decodeMessage } from '../domain/decode-message';
 import type { BatchItem } from '../stream/build-pipeline';
-import { toInbound } from './nats-source';
-import { createBatchWriter } from './pg-batch-writer';
-import { createViewMaintainer } from './pg-view-maintainer';
+import { toInbound } from '../adapters/nats-source';
+import { createBatchWriter } from '../adapters/pg-batch-writer';
+import { createViewMaintainer } from '../adapters/pg-view-maintainer';
 import { reconcileStore } from './reconcile';
 
 export interface ReplayRange {

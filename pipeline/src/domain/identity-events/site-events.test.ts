@@ -8,8 +8,13 @@ import {
   sampleProduct,
   sampleProductVariant,
   withoutField,
-} from '../../../../contracts/src/validation/samples';
-import { badLeaves, blankPerson, samplePerson, sampleWebhookContext } from './fixtures';
+} from '../../../../test/support/samples';
+import {
+  badLeaves,
+  blankPerson,
+  samplePerson,
+  sampleWebhookContext,
+} from '../../../../test/support/identity-event-fixtures';
 import {
   buildActiveOnSite,
   buildAddedToCart,

@@ -3,8 +3,8 @@
  * 0008_klaviyo_destinations.sql). The one place that reads a signing secret or a sealed Klaviyo key is
  * `getDestinationForDelivery`; listings never select them.
  */
-import type { IdentityEventName } from '../../../contracts/src/webhooks';
-import type { Db } from '../../../infra/runtime/db';
+import type { IdentityEventName } from '../../contracts/src/webhooks';
+import type { Db } from '../../storage/db';
 import { newDestinationId, type DestinationKind } from './destination-rules';
 import type { SecretBox } from './secret-box';
 import { generateSecret } from './sign';

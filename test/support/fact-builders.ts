@@ -2,10 +2,10 @@
  * Small factories for the facts the sessionizer and the per-person recomputation read (test support only).
  * Every field has a neutral default; a test names only what it is about.
  */
-import type { ShopOrder } from '../../../contracts/src/pushes';
-import type { EventFact, Line, OrderFact } from './facts';
-import type { PersonFacts } from './recompute-person';
-import type { TrackingLinkInfo } from './touchpoint-types';
+import type { ShopOrder } from '../../contracts/src/pushes';
+import type { EventFact, Line, OrderFact } from '../../pipeline/src/domain/facts';
+import type { PersonFacts } from '../../pipeline/src/domain/recompute-person';
+import type { TrackingLinkInfo } from '../../pipeline/src/domain/touchpoint-types';
 
 export const STORE_URL = 'https://shop.example.com';
 export const MINUTE = 60_000;

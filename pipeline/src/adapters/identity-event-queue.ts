@@ -11,8 +11,8 @@ import type { Checkout, StorefrontEvent } from '../../../contracts/src/events';
 import type { ShopProduct } from '../../../contracts/src/pushes';
 import { webhookSubject, type WebhookDelivery } from '../../../contracts/src/webhook-delivery';
 import type { IdentityEventName } from '../../../contracts/src/webhooks';
-import type { Db } from '../../../infra/runtime/db';
-import { buildIdentityPayload, identityEventFor, webhookId, type WebhookPerson } from '../domain/webhooks';
+import type { Db } from '../../../storage/db';
+import { buildIdentityPayload, identityEventFor, webhookId, type WebhookPerson } from '../domain/identity-events';
 import { parseLandingUrl } from '../domain/url-params';
 
 type Q = Db['query'];

@@ -1,5 +1,5 @@
 /** The delivery handler with destinations of kind `klaviyo` (the `webhook` kind is covered by delivery-worker.test.ts). */
-import type { WebhookDelivery } from '../../../contracts/src/webhook-delivery';
+import type { WebhookDelivery } from '../../contracts/src/webhook-delivery';
 import type { BackoffPolicy } from './backoff';
 import type { AttemptResult, PostWebhookOptions } from './deliver';
 import { createDeliveryHandler, type AttemptRecord, type DeliveryMsg, type HandledRecord } from './delivery-worker';

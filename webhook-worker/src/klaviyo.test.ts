@@ -1,9 +1,13 @@
-import type { StorefrontEvent } from '../../../contracts/src/events';
-import { IDENTITY_EVENTS, type IdentityEventName } from '../../../contracts/src/webhooks';
-import { SAMPLE_EMAIL, SAMPLE_SHOP_URL, sampleEvent, sampleProduct } from '../../../contracts/src/validation/samples';
-import { createEventViolations, KLAVIYO_CREATE_EVENT } from '../../../test/support/klaviyo-schema';
-import { buildIdentityPayload, IDENTITY_EVENT_SOURCES, type WebhookContext } from '../domain/webhooks';
-import type { WebhookPerson } from '../domain/webhooks';
+import type { StorefrontEvent } from '../../contracts/src/events';
+import { IDENTITY_EVENTS, type IdentityEventName } from '../../contracts/src/webhooks';
+import { SAMPLE_EMAIL, SAMPLE_SHOP_URL, sampleEvent, sampleProduct } from '../../test/support/samples';
+import { createEventViolations, KLAVIYO_CREATE_EVENT } from '../../test/support/klaviyo-schema';
+import {
+  buildIdentityPayload,
+  IDENTITY_EVENT_SOURCES,
+  type WebhookContext,
+} from '../../pipeline/src/domain/identity-events';
+import type { WebhookPerson } from '../../pipeline/src/domain/identity-events';
 import { DestinationInputError } from './destination-rules';
 import {
   isFinalKlaviyoRejection,

@@ -1,7 +1,7 @@
 /**
  * Composition root of the webhook delivery worker (DESIGN D11, D12): config, PostgreSQL, NATS, the delivery loop
  * over the shared `webhook-worker` consumer, the health/metrics server, signals. Run any number of these.
- *   node --import tsx pipeline/src/app/webhook-worker-main.ts
+ *   node --import tsx webhook-worker/src/app/main.ts
  * SIGTERM/SIGINT drain (stop pulling, finish the attempts in flight within WEBHOOK_SHUTDOWN_TIMEOUT_MS, close);
  * a second signal exits at once. Tests start the worker in-process with `startWebhookWorker`.
  */
@@ -9,33 +9,33 @@ import type { Server } from 'node:http';
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { WEBHOOK_CONSUMER, WEBHOOKS_STREAM } from '../../../contracts/src/webhook-delivery';
-import type { Db } from '../../../infra/runtime/db';
+import type { Db } from '../../../storage/db';
 import {
   connectDependencies,
   dependencyChecks,
   exitOnSignals,
   loadConfigOrExit,
   retryStartup,
-} from '../../../infra/runtime/lifecycle';
-import { createLogger, type Logger } from '../../../infra/runtime/logger';
-import { postWebhook } from '../webhooks/deliver';
+} from '../../../runtime/lifecycle';
+import { createLogger, type Logger } from '../../../runtime/logger';
+import { postWebhook } from '../deliver';
 import {
   createDeliveryHandler,
   createDestinationCache,
   fromJsMsg,
   runDeliveryLoop,
   type DeliveryObserver,
-} from '../webhooks/delivery-worker';
+} from '../delivery-worker';
 import {
   getDestinationForDelivery,
   insertDeadLetter,
   setDestinationEnabled,
   unreadableKlaviyoKeys,
-} from '../webhooks/destination-repo';
-import { createWebhookMetrics, type WebhookMetrics } from '../webhooks/metrics';
-import { createSecretBox, type SecretBox } from '../webhooks/secret-box';
-import { startHealthServer } from './health-server';
-import { loadWebhookWorkerConfig, type WebhookWorkerConfig } from './webhook-config';
+} from '../destination-repo';
+import { createWebhookMetrics, type WebhookMetrics } from '../metrics';
+import { createSecretBox, type SecretBox } from '../secret-box';
+import { startHealthServer } from '../../../runtime/health-server';
+import { loadWebhookWorkerConfig, type WebhookWorkerConfig } from './config';
 
 export interface RunningWebhookWorker {
   metrics: WebhookMetrics;

@@ -1,4 +1,4 @@
-import type { WebhookDelivery } from '../../../contracts/src/webhook-delivery';
+import type { WebhookDelivery } from '../../contracts/src/webhook-delivery';
 import { decodeDelivery, parseWebhookSubject } from './delivery-message';
 
 const delivery: WebhookDelivery = {

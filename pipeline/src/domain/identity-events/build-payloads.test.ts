@@ -1,9 +1,9 @@
 import { EVENT_NAMES, type EventName, type StorefrontEvent } from '../../../../contracts/src/events';
 import { IDENTITY_EVENTS, type IdentityEventName } from '../../../../contracts/src/webhooks';
-import { sampleEvent } from '../../../../contracts/src/validation/samples';
+import { sampleEvent } from '../../../../test/support/samples';
 import { buildIdentityPayload, IDENTITY_EVENT_SOURCES, identityEventFor } from './build-payloads';
 import { buildCheckoutStarted } from './checkout-started';
-import { sampleWebhookContext } from './fixtures';
+import { sampleWebhookContext } from '../../../../test/support/identity-event-fixtures';
 import { specPathViolations } from './spec-paths';
 
 /** DESIGN D11 mapping: [kind, identity event of a session landing, identity event otherwise]. */
