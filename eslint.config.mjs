@@ -1,4 +1,4 @@
-// ESLint flat config: type-checked TypeScript rules, module boundaries (STYLE.md 7, 10, 39).
+// ESLint flat config: type-checked TypeScript rules, module boundaries.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
@@ -66,7 +66,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/query-api/**', '**/pipeline/**'] }] },
   },
   {
-    // Pure domain code: no I/O, no clock, no randomness (STYLE.md 7).
+    // Pure domain code: no I/O, no clock, no randomness.
     files: ['pipeline/src/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [...ioModules, '**/query-api/**', '**/mcp/**'] }],

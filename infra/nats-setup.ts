@@ -1,5 +1,5 @@
 /**
- * Applies the stream and consumer definitions kept as data in infra/nats/ (DESIGN D3), idempotently:
+ * Applies the stream and consumer definitions kept as data in infra/nats/ (docs/product.md, Ingestion), idempotently:
  * add, and on "already exists" update. nats-server 2.9 features only (one filter subject per consumer).
  */
 import fs from 'node:fs';
@@ -57,7 +57,7 @@ async function upsertConsumer(jsm: JetStreamManager, stream: string, cfg: Consum
   }
 }
 
-/** The webhook delivery stream and its shared consumer (DESIGN D11). */
+/** The webhook delivery stream and its shared consumer (docs/product.md, Identity events and destinations). */
 export function webhookStreamConfig(opts: NatsSetupOptions): { stream: StreamConfig; consumer: ConsumerConfig } {
   const stream = readJson('stream.webhooks.json') as unknown as StreamConfig;
   const consumer = readJson('consumer.webhooks.json') as unknown as ConsumerConfig;

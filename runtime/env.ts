@@ -1,4 +1,4 @@
-/** Parses configuration from the environment once at boot; every problem is reported together (STYLE 41). */
+/** Parses configuration from the environment once at boot; every problem is reported together. */
 import cron from 'node-cron';
 import { z } from 'zod';
 

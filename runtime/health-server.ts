@@ -1,5 +1,5 @@
 /**
- * A tiny node:http server for the daemon (Jitsu pattern, STYLE ecosystem): GET /healthz (liveness, no
+ * A tiny node:http server for the daemon: GET /healthz (liveness, no
  * dependency calls), GET /readyz (every readiness check, 200 or 503 with per-check status) and
  * GET /metrics (Prometheus text).
  */

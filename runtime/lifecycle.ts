@@ -1,5 +1,5 @@
 /**
- * Process lifecycle shared by the three daemons (STYLE 44): configuration read once or exit 1 with every
+ * Process lifecycle shared by the three daemons: configuration read once or exit 1 with every
  * problem listed; SIGTERM/SIGINT drain within a bound; a second signal exits at once.
  */
 import { connect } from '@nats-io/transport-node';

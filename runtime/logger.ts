@@ -1,4 +1,4 @@
-/** JSON logs to stdout (STYLE 42): level labels, base fields service and version, errors under `err`. */
+/** JSON logs to stdout: level labels, base fields service and version, errors under `err`. */
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };

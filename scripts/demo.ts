@@ -1,5 +1,5 @@
 /**
- * Demo data (issue 3): a realistic storefront stream for one store, pushed through the ingestion routes.
+ * Demo data: a realistic storefront stream for one store, pushed through the ingestion routes.
  *   npm run demo -- --ingest-key ik_... [--events 5000] [--seed 1] [--days 30] [--start YYYY-MM-DD]
  *   npm run demo -- --dry-run ...            plan and generate, print counts and a sample, push nothing
  *   npm run demo -- --ndjson events.ndjson   write the events as NDJSON instead of pushing

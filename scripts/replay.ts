@@ -1,5 +1,5 @@
 /**
- * Replay from scripts (issue 6).
+ * Replay from scripts.
  *   npm run replay -- --store <id> [--from <time|seq>] [--to <time|seq>] [--rebuild]
  *       re-consumes the store's messages from the stream into the views (idempotent beside the live
  *       daemon); --rebuild empties the store's stream-derived facts and views first and recomputes them.

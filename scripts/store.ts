@@ -1,5 +1,5 @@
 /**
- * Store admin CLI (DESIGN D2): create stores and manage their credentials.
+ * Store admin CLI (docs/product.md, Credentials and tenancy): create stores and manage their credentials.
  *   npm run store -- create --name <n> --timezone <IANA> --currency <ISO> [--lookback-days 30]
  *   npm run store -- list
  *   npm run store -- rotate <kind> --store <id>
@@ -118,7 +118,9 @@ export function buildStoreCli(): Command {
 
   registerWebhookCommands(program);
 
-  const rates = program.command('rates').description('Conversion rates to the store currency (DESIGN D6)');
+  const rates = program
+    .command('rates')
+    .description('Conversion rates to the store currency (docs/product.md, Conversions and goals)');
   rates
     .command('set')
     .description(

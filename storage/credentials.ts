@@ -1,5 +1,5 @@
 /**
- * Store credentials (DESIGN D2): 256-bit random secrets with a kind prefix, stored as SHA-256 digests only,
+ * Store credentials (docs/product.md, Credentials and tenancy): 256-bit random secrets with a kind prefix, stored as SHA-256 digests only,
  * compared in constant time.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * The one PostgreSQL module (STYLE 4, 26): a pool with an error listener, tagged queries that carry a
+ * The one PostgreSQL module: a pool with an error listener, tagged queries that carry a
  * `/* service:tag *\/` prefix and are timed, and a transaction helper. Shared by the pipeline, the query
  * API and the scripts; no domain logic lives here.
  */

@@ -1,4 +1,4 @@
-/** Stores (tenants) and their credentials (DESIGN D2). Used by the admin CLI and the query API. */
+/** Stores (tenants) and their credentials (docs/product.md, Credentials and tenancy). Used by the admin CLI and the query API. */
 import type { PoolClient } from 'pg';
 import type { Db } from './db';
 import {

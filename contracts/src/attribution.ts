@@ -1,8 +1,8 @@
-/** Attribution models (DESIGN D7). */
+/** Attribution models (docs/product.md, Attribution). */
 export const MODELS = ['first', 'last', 'linear', 'position'] as const;
 export type Model = (typeof MODELS)[number];
 
-/** Conversion goals (DESIGN D6). */
+/** Conversion goals (docs/product.md, Conversions and goals). */
 export const GOALS = ['purchase', 'add_to_cart', 'checkout_start', 'payment_info_submitted'] as const;
 export type Goal = (typeof GOALS)[number];
 
@@ -10,7 +10,7 @@ export type Goal = (typeof GOALS)[number];
 export const DIMENSIONS = ['campaign', 'channel', 'source', 'medium', 'landing_page'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
-/** Allowed lookback windows in days (DESIGN D2). */
+/** Allowed lookback windows in days (docs/product.md, Credentials and tenancy). */
 export const LOOKBACK_DAYS = [1, 7, 14, 30, 60, 90, 180] as const;
 export type LookbackDays = (typeof LOOKBACK_DAYS)[number];
 

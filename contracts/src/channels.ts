@@ -1,4 +1,4 @@
-/** Default channel group slugs (GA4 rules, DESIGN D4), in the order the rules are evaluated. */
+/** Default channel group slugs (GA4 rules, docs/product.md, Sessions and touchpoints), in the order the rules are evaluated. */
 export const CHANNELS = [
   'direct',
   'cross_network',
@@ -22,7 +22,7 @@ export const CHANNELS = [
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-/** Ad platforms a touchpoint can be attributed to (DESIGN D4); `""` when none. */
+/** Ad platforms a touchpoint can be attributed to (docs/product.md, Sessions and touchpoints); `""` when none. */
 export const PLATFORMS = [
   'google',
   'facebook',

@@ -1,5 +1,5 @@
 /**
- * Customer listing (spec operation 6, DESIGN D9): `GET /{version}/api/customers`, Shopify-like.
+ * Customer listing (spec operation 6, docs/product.md, API conventions): `GET /{version}/api/customers`, Shopify-like.
  * Errors of that route use Shopify's `{"errors": ...}` body, not the reporting envelope.
  */
 

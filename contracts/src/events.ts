@@ -1,7 +1,7 @@
 /**
- * Storefront events pushed to the service (spec "Event envelope", DESIGN D3).
+ * Storefront events pushed to the service (spec "Event envelope", docs/product.md, Ingestion).
  *
- * The `data` of every kind follows the Shopify Web Pixels shapes (reference/external-schemas.md §2-4).
+ * The `data` of every kind follows the Shopify Web Pixels shapes (Shopify's Web Pixels API reference: standard events and their payload types).
  * Presence and nullability:
  * - a key the spec marks required is required here, except the few that real pixels omit
  *   (consent flags, `discountsAmount`, `localization`, `delivery`, `transactions`, `image.src`, `sku`,
@@ -54,7 +54,7 @@ export interface MailAddress {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Context (external-schemas §3)
+// Context (Shopify Web Pixels `Context`)
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
@@ -123,7 +123,7 @@ export interface Context {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Catalogue objects (external-schemas §4)
+// Catalogue objects (Shopify Web Pixels payload types)
 // ---------------------------------------------------------------------------------------------------------------
 
 /** Image reference; `src` may be protocol-relative (`//cdn.shopify.com/...`). */
@@ -170,7 +170,7 @@ export interface CartCost {
 
 /** One line of a cart (Shopify `CartLine`). */
 export interface CartLine {
-  /** Line total (the `add_to_cart` conversion value, DESIGN D6). */
+  /** Line total (the `add_to_cart` conversion value, docs/product.md, Conversions and goals). */
   cost: CartCost;
   merchandise: ProductVariant;
   quantity: number;
@@ -360,9 +360,9 @@ export interface Checkout {
   shippingLine: ShippingLine | null;
   smsMarketingPhone?: string | null;
   subtotalPrice: Money | null;
-  /** Checkout token (the conversion key of `checkout_start` and `payment_info_submitted`, DESIGN D6). */
+  /** Checkout token (the conversion key of `checkout_start` and `payment_info_submitted`, docs/product.md, Conversions and goals). */
   token: string;
-  /** Checkout total (the conversion value, DESIGN D6). */
+  /** Checkout total (the conversion value, docs/product.md, Conversions and goals). */
   totalPrice: Money;
   totalTax: Money;
   /** Absent on older checkouts (warning). */
@@ -374,7 +374,7 @@ export interface CompletedCheckout extends Checkout {
   order: CompletedCheckoutOrder;
 }
 
-/** A lead captured by a storefront form (DESIGN D3, our own kind). */
+/** A lead captured by a storefront form (docs/product.md, Ingestion, our own kind). */
 export interface Lead {
   /** Email address the visitor typed (required; the identity signal); the validator trims and lower-cases it. */
   email: string;
@@ -389,7 +389,7 @@ export interface Lead {
 // Event kinds and their data
 // ---------------------------------------------------------------------------------------------------------------
 
-/** The fourteen event kinds the service ingests (DESIGN D3), in spec order. */
+/** The fourteen event kinds the service ingests (docs/product.md, Ingestion), in spec order. */
 export const EVENT_NAMES = [
   'page_viewed',
   'product_viewed',

@@ -1,5 +1,5 @@
 /**
- * Shared contracts: types and constants only (STYLE.md 10). The zod validators live in `./validation`
+ * Shared contracts: types and constants only. The zod validators live in `./validation`
  * and are imported from there, so that importing this module pulls in no runtime dependency.
  */
 export * from './attribution';

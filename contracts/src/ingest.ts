@@ -1,4 +1,4 @@
-/** Replies of the ingestion routes (DESIGN D3). */
+/** Replies of the ingestion routes (docs/product.md, Ingestion). */
 
 /** One problem with one field of one submitted item. */
 export interface FieldProblem {

@@ -1,11 +1,11 @@
 /**
- * Report metrics (DESIGN D8), shared by the pipeline and the query API so both derive them identically.
+ * Report metrics (docs/product.md, Views and metrics), shared by the pipeline and the query API so both derive them identically.
  * Pure functions, no imports.
  *
  * Inputs are display units: money in store currency (not micro-units) and conversions as (possibly
  * fractional) counts; callers divide the stored fixed-point sums by MONEY_SCALE / WEIGHT_SCALE first.
  *
- * Rounding: DESIGN D8 says "money to 2 decimals" and is silent on ratios. Money results (cpa, cpm, cpc,
+ * Rounding: docs/product.md, Views and metrics says "money to 2 decimals" and is silent on ratios. Money results (cpa, cpm, cpc,
  * net_profit) are rounded to 2 decimals; ratios (roas, ad_roas, net_margin, a fraction, not a percentage)
  * to 4 decimals, so that a small ratio such as a 0.37 % margin is not flattened to 0. Both round half away
  * from zero. Metrics are computed from the unrounded inputs.
@@ -35,7 +35,7 @@ export interface Metrics {
 
 /** Decimals kept for money results. */
 export const MONEY_DECIMALS = 2;
-/** Decimals kept for ratio results (DESIGN D8 is silent; see the module comment). */
+/** Decimals kept for ratio results (docs/product.md, Views and metrics is silent; see the module comment). */
 export const RATIO_DECIMALS = 4;
 
 /** Significant digits kept before decimal rounding, to absorb binary floating-point artifacts. */
@@ -99,7 +99,7 @@ function ratio(numerator: number, denominator: number): number {
 }
 
 /**
- * DESIGN D8 metrics; any division by zero gives 0. For inputs from the views (multiples of 1e-6, integer
+ * docs/product.md, Views and metrics metrics; any division by zero gives 0. For inputs from the views (multiples of 1e-6, integer
  * counts) every result is finite; a result can only overflow for denominators far below one micro-unit.
  */
 export function computeMetrics(t: MetricInputs): Metrics {

@@ -1,5 +1,5 @@
 /**
- * Store pushes (DESIGN D3): `POST /{version}/api/store/{orders|products|customers|ad-spend}`, each an array.
+ * Store pushes (docs/product.md, Ingestion): `POST /{version}/api/store/{orders|products|customers|ad-spend}`, each an array.
  *
  * Orders, products and customers use the Shopify Admin REST shapes (the subset the product uses; extra members
  * are accepted and kept). Money in these shapes is a decimal string (`"19.99"`), as in Shopify REST.
@@ -46,7 +46,7 @@ export interface ShopOrderLineItem {
   price: DecimalString;
 }
 
-/** A money movement of a refund; `kind: "refund"` with `status: "success"` reduces the order value (D6). */
+/** A money movement of a refund; `kind: "refund"` with `status: "success"` reduces the order value (docs/product.md, Conversions and goals). */
 export interface ShopRefundTransaction {
   amount: DecimalString;
   /** e.g. `refund`, `sale`, `capture`, `void`. */
@@ -74,7 +74,7 @@ export interface ShopOrder {
   updated_at: string;
   /** ISO 8601. */
   processed_at?: string | null;
-  /** ISO 8601; a cancelled order converts nothing (D6). */
+  /** ISO 8601; a cancelled order converts nothing (docs/product.md, Conversions and goals). */
   cancelled_at?: string | null;
   /**
    * Shop currency (ISO 4217) of the `*_price` amounts.
@@ -92,7 +92,7 @@ export interface ShopOrder {
   total_tax?: DecimalString;
   /** e.g. `pending`, `authorized`, `paid`, `partially_refunded`, `refunded`, `voided`. */
   financial_status?: string | null;
-  /** First page of the session with its query string (server-side touchpoint fallback, D5). */
+  /** First page of the session with its query string (server-side touchpoint fallback, docs/product.md, Identity). */
   landing_site?: string | null;
   referring_site?: string | null;
   /** Joins the order to checkout events. */
@@ -113,7 +113,7 @@ export interface ShopProductVariant {
   price: DecimalString;
   compare_at_price?: DecimalString | null;
   grams?: number;
-  /** Our extension: unit cost of goods in the shop currency (for net profit, D8). */
+  /** Our extension: unit cost of goods in the shop currency (for net profit, docs/product.md, Views and metrics). */
   cost?: DecimalString | null;
 }
 
@@ -209,7 +209,7 @@ export interface ShopCustomer {
 }
 
 /**
- * One row of ad spend (DESIGN D3). Natural key: (date, platform, account_id, campaign_id, adset_id, ad_id);
+ * One row of ad spend (docs/product.md, Ingestion). Natural key: (date, platform, account_id, campaign_id, adset_id, ad_id);
  * a newer `updated_at` wins. Campaign-level rows carry `""` in the ad-set and ad members.
  * Ids are platform ids (e.g. Meta's `act_123`), sent as numbers or strings.
  */
@@ -228,7 +228,7 @@ export interface AdSpendRow {
   adset_name: string;
   ad_id: string;
   ad_name: string;
-  /** utm_source the ads carry (joins spend to touchpoints, D8). */
+  /** utm_source the ads carry (joins spend to touchpoints, docs/product.md, Views and metrics). */
   source: string;
   /** utm_medium the ads carry. */
   medium: string;
@@ -247,7 +247,7 @@ export interface AdSpendRow {
    */
   clicks: number;
   /**
-   * Conversion value the platform reports (for ad_roas, D8).
+   * Conversion value the platform reports (for ad_roas, docs/product.md, Views and metrics).
    * @minimum 0
    */
   conversion_value: number;

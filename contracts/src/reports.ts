@@ -1,7 +1,7 @@
 /**
- * Reporting API bodies (spec "Endpoints" 1-5, DESIGN D8-D10). All operations are
+ * Reporting API bodies (spec "Endpoints" 1-5, docs/product.md, Views and metrics and API conventions and Tracking links). All operations are
  * `POST /{version}/api/...` with a JSON body and answer HTTP 200 with `{code: 1, message: "success", data}`;
- * errors answer the HTTP status with `{code: <status>, message: "<field>: <what is wrong>", data: null}` (D9).
+ * errors answer the HTTP status with `{code: <status>, message: "<field>: <what is wrong>", data: null}` (docs/product.md, API conventions).
  */
 import type { Dimension, Goal, Model } from './attribution';
 
@@ -20,7 +20,7 @@ export interface ApiResponse<T> {
   data: T;
 }
 
-/** Error envelope (DESIGN D9). */
+/** Error envelope (docs/product.md, API conventions). */
 export interface ErrorEnvelope {
   /**
    * The HTTP status (400, 401, 403, 404, 413, 429, 500, 503).
@@ -85,7 +85,7 @@ export interface GetListRequest extends GetListSumRequest {
   orders?: OrderSpec[];
 }
 
-/** The fourteen numbers of an attribution row (DESIGN D8). */
+/** The fourteen numbers of an attribution row (docs/product.md, Views and metrics). */
 export interface AttributionSummary {
   conversions: number;
   new_lead_conversions: number;
@@ -187,7 +187,7 @@ export interface AdInfo {
   keyword: string;
 }
 
-/** The tracking link (and its creator) a session came from (DESIGN D10). */
+/** The tracking link (and its creator) a session came from (docs/product.md, Tracking links). */
 export interface CreatorInfo {
   /** `creator` given when the link was created; `""` when none. */
   creator: string;
@@ -360,7 +360,7 @@ export interface ApiTouchpoint {
   time: string;
 }
 
-/** First and last touchpoint of an order; both null for an unknown order id (D9). */
+/** First and last touchpoint of an order; both null for an unknown order id (docs/product.md, API conventions). */
 export interface OrderTouchpoints {
   order_id: string;
   first_touchpoint: ApiTouchpoint | null;
@@ -375,7 +375,7 @@ export interface AttributionTouchResponse {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Tracking links (operation 5, DESIGN D10)
+// Tracking links (operation 5, docs/product.md, Tracking links)
 // ---------------------------------------------------------------------------------------------------------------
 
 /** Body of link-builder/create. */

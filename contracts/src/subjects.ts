@@ -1,5 +1,5 @@
 /**
- * Stream layout (DESIGN D3). Events are published to `ev.<partition>.<storeId>.<name>`; the partition is a
+ * Stream layout (docs/product.md, Ingestion). Events are published to `ev.<partition>.<storeId>.<name>`; the partition is a
  * stable hash of (storeId, clientId) so all events of one client land in one partition, in order.
  * Store pushes use the same stream, partitioned by their natural key, with names `push_<kind>`.
  */
@@ -19,7 +19,7 @@ export const PUSH_SUBJECT_NAMES = {
 } as const;
 export type PushSubjectName = (typeof PUSH_SUBJECT_NAMES)[keyof typeof PUSH_SUBJECT_NAMES];
 
-/** A link click recorded by the short-link listener (DESIGN D10). */
+/** A link click recorded by the short-link listener (docs/product.md, Tracking links). */
 export const LINK_CLICK_SUBJECT_NAME = 'link_clicked';
 
 /** Store ids are subject tokens: lower-case letters, digits and underscore only. */
@@ -56,7 +56,7 @@ export function parseEventSubject(subject: string): { partition: number; storeId
   return { partition, storeId: parts[2] ?? '', name: parts[3] ?? '' };
 }
 
-/** JetStream de-duplication id: `<storeId>:<event id>` (DESIGN D3). */
+/** JetStream de-duplication id: `<storeId>:<event id>` (docs/product.md, Ingestion). */
 export function eventMsgId(storeId: string, eventId: string): string {
   return `${storeId}:${eventId}`;
 }

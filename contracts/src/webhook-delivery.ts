@@ -1,4 +1,4 @@
-/** A queued webhook delivery on the WEBHOOKS stream (DESIGN D11). */
+/** A queued webhook delivery on the WEBHOOKS stream (docs/product.md, Identity events and destinations). */
 export const WEBHOOKS_STREAM = 'WEBHOOKS';
 export const WEBHOOK_CONSUMER = 'webhook-worker';
 

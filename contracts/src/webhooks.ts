@@ -1,13 +1,13 @@
 /**
- * Identity-event webhooks (spec "Checkout-started identity webhook payload", DESIGN D11).
+ * Identity-event webhooks (spec "Checkout-started identity webhook payload", docs/product.md, Identity events and destinations).
  *
- * Every payload has the same outer shape (Klaviyo "Create Event" attributes, external-schemas §6):
+ * Every payload has the same outer shape (Klaviyo "Create Event" attributes, as Klaviyo's Create Event API defines them):
  * `{type, attributes: {time, value, value_currency, unique_id, properties, metric, profile}}`.
  * Checkout Started follows the spec exactly; the five others use Klaviyo's conventional properties
- * (external-schemas §6.4), which are our design where no public schema exists.
+ * (as Klaviyo's Shopify integration names them), which are our design where no public schema exists.
  */
 
-/** The six identity events, spelled as in the spec (DESIGN D11 maps storefront kinds to them). */
+/** The six identity events, spelled as in the spec (docs/product.md, Identity events and destinations maps storefront kinds to them). */
 export const IDENTITY_EVENTS = [
   'Active On site',
   'Viewed Product',

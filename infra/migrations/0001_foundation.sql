@@ -1,6 +1,6 @@
 -- Up Migration
 -- Foundation: tenants, credentials, the raw event store, store pushes, dead letters.
--- Every table leads with store_id so the database can be distributed by store (DESIGN D12).
+-- Every table leads with store_id so the database can be distributed by store (docs/product.md, Operations).
 
 create table stores (
   store_id      text primary key,
@@ -11,7 +11,7 @@ create table stores (
   created_at    timestamptz not null default now()
 );
 
--- Credentials are stored as SHA-256 digests only (DESIGN D2).
+-- Credentials are stored as SHA-256 digests only (docs/product.md, Credentials and tenancy).
 create table credentials (
   store_id   text not null references stores (store_id) on delete cascade,
   kind       text not null check (kind in ('api_key', 'ingest_key', 'access_token')),
@@ -38,7 +38,7 @@ create table raw_events (
 create index raw_events_client_idx on raw_events (store_id, client_id, occurred_at);
 create index raw_events_stored_idx on raw_events (stored_at);
 
--- Store pushes: idempotent upserts by natural key, a newer updated_at wins (DESIGN D3).
+-- Store pushes: idempotent upserts by natural key, a newer updated_at wins (docs/product.md, Ingestion).
 create table shop_orders (
   store_id   text not null,
   order_id   text not null,
@@ -90,7 +90,7 @@ create table ad_spend (
   primary key (store_id, day, platform, account_id, campaign_id, adset_id, ad_id)
 );
 
--- Poison messages: undecodable or invalid, with the reason and where they sat in the stream (DESIGN D13).
+-- Poison messages: undecodable or invalid, with the reason and where they sat in the stream (docs/product.md, Delivery guarantees).
 create table dead_letters (
   id         bigserial primary key,
   store_id   text,
@@ -103,7 +103,7 @@ create table dead_letters (
 );
 create index dead_letters_store_idx on dead_letters (store_id, created_at);
 
--- Tracking links (DESIGN D10). Codes are unique across stores: the redirect listener sees only the code.
+-- Tracking links (docs/product.md, Tracking links). Codes are unique across stores: the redirect listener sees only the code.
 create table tracking_links (
   store_id     text not null references stores (store_id) on delete cascade,
   code         text not null,

@@ -1,5 +1,5 @@
 -- Up Migration
--- Attribution engine (DESIGN D4-D8). Facts are what was stored; views are maintained incrementally in
+-- Attribution engine (docs/product.md, Sessions and touchpoints and Identity and Conversions and goals and Attribution and Views and metrics). Facts are what was stored; views are maintained incrementally in
 -- the batch transaction and must always equal a recomputation from the facts (npm run reconcile).
 
 -- FACTS ------------------------------------------------------------------------------------------------
@@ -57,7 +57,7 @@ create table variant_costs (
   primary key (store_id, variant_id)
 );
 
--- Conversion rates to the store currency (DESIGN D6): 1 unit of `currency` = `rate` store units.
+-- Conversion rates to the store currency (docs/product.md, Conversions and goals): 1 unit of `currency` = `rate` store units.
 create table currency_rates (
   store_id   text not null references stores (store_id) on delete cascade,
   currency   char(3) not null,
@@ -66,7 +66,7 @@ create table currency_rates (
   primary key (store_id, currency)
 );
 
--- Identity links (DESIGN D5): a client carries keys `e:<email>`, `c:<customer id>`, `o:<order id>`, `k:<checkout token>`.
+-- Identity links (docs/product.md, Identity): a client carries keys `e:<email>`, `c:<customer id>`, `o:<order id>`, `k:<checkout token>`.
 -- Links are only ever added. Orders pushed by the store are pseudo-clients `order:<order id>`.
 create table identity_links (
   store_id  text not null,
@@ -88,7 +88,7 @@ create table clients (
 );
 create index clients_person_idx on clients (store_id, person_id);
 
--- Sessions and their touchpoints (DESIGN D4), per client.
+-- Sessions and their touchpoints (docs/product.md, Sessions and touchpoints), per client.
 create table sessions (
   store_id         text not null,
   client_id        text not null,
@@ -109,7 +109,7 @@ create table sessions (
 );
 create index sessions_link_idx on sessions (store_id, link_code, started_at) where link_code <> '';
 
--- One row per conversion (DESIGN D6) with its first and last credited touchpoints.
+-- One row per conversion (docs/product.md, Conversions and goals) with its first and last credited touchpoints.
 create table conversions (
   store_id        text not null,
   goal            text not null,
@@ -135,7 +135,7 @@ create index conversions_person_idx on conversions (store_id, person_id);
 create index conversions_order_idx on conversions (store_id, order_id) where order_id is not null;
 create index conversions_variants_idx on conversions using gin (variant_ids);
 
--- Credits of every conversion per model and touchpoint (DESIGN D7), in integer units so a retraction
+-- Credits of every conversion per model and touchpoint (docs/product.md, Attribution), in integer units so a retraction
 -- subtracts exactly what was added: weight in millionths of a conversion, money in micro-units.
 create table conversion_credits (
   store_id       text not null,
@@ -158,7 +158,7 @@ create table conversion_credits (
   primary key (store_id, goal, conversion_key, model, touch_index)
 );
 
--- The attribution rollup (DESIGN D8): the sum of credits by day (store time zone) and dimensions.
+-- The attribution rollup (docs/product.md, Views and metrics): the sum of credits by day (store time zone) and dimensions.
 create table attribution_daily (
   store_id     text not null,
   day          date not null,
@@ -177,7 +177,7 @@ create table attribution_daily (
   primary key (store_id, goal, model, day, channel, source, medium, campaign, landing_page, platform)
 );
 
--- Ad spend by day and dimensions (DESIGN D8).
+-- Ad spend by day and dimensions (docs/product.md, Views and metrics).
 create table ad_spend_daily (
   store_id          text not null,
   day               date not null,

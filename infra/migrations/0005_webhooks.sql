@@ -1,5 +1,5 @@
 -- Up Migration
--- Identity-event webhooks (DESIGN D11).
+-- Identity-event webhooks (docs/product.md, Identity events and destinations).
 
 -- Destinations per store. The signing secret must be readable to sign (Standard Webhooks symmetric
 -- scheme), so it is stored as is; restrict access to this table like any credential store.

@@ -1,5 +1,5 @@
 /**
- * Contract tests of the query API (issue 4, "Must show" 1): every field name and type of every response
+ * Contract tests of the query API ("Must show" 1): every field name and type of every response
  * against the spec's tables, checked twice from the same data (test/support/spec-fields.ts): over the OpenAPI
  * document the running API serves at GET /openapi.json ($refs resolved), and over live responses of the
  * in-process API, with the real NATS, pipeline and PostgreSQL behind it.
@@ -17,7 +17,7 @@
  *   a customer pushed through /store/customers.
  *
  * Besides the shapes: the empty-string rule for all 25 combinations of 1, 2 and 3 dimensions; the order
- * journey's event_type and kind objects ("null when the event is of another kind", DESIGN D9); and the few
+ * journey's event_type and kind objects ("null when the event is of another kind", docs/product.md, API conventions); and the few
  * values that follow directly from the seed (worked out in the comments).
  *
  * Rate limits are not under test here: every request uses an API key of its own (extra keys of the store,
@@ -315,7 +315,7 @@ describe('the OpenAPI document served at /openapi.json', () => {
     });
 
     if (op.auth === 'Bearer') {
-      it('documents its errors in Shopify’s {errors} shape (DESIGN D9)', () => {
+      it('documents its errors in Shopify’s {errors} shape (docs/product.md, API conventions)', () => {
         const errors = Object.entries(opOf(op).responses).filter(([s]) => !s.startsWith('2'));
         expect(errors.map(([s]) => s)).toEqual(expect.arrayContaining(['400', '401']));
         for (const [, r] of errors)
@@ -324,7 +324,7 @@ describe('the OpenAPI document served at /openapi.json', () => {
     }
 
     if (op.auth === 'ApiKey') {
-      it('documents 400, 401 (and 429 when rate limited) with the D9 error envelope', () => {
+      it('documents 400, 401 (and 429 when rate limited) with the error envelope', () => {
         const responses = opOf(op).responses;
         const documented = Object.keys(responses);
         const expected = ['400', '401', ...(op.name in RATE_LIMITS ? ['429'] : [])];
@@ -514,7 +514,7 @@ describe('live order/event', () => {
   it('gives each event its event_type, the matching object filled and every other one null', async () => {
     const events = (await journey()).body.data.events as Array<Record<string, unknown>>;
     expect(events.map((e) => e.event_id)).toEqual(seeded.journey.map((e) => e.id));
-    // The kind object of each kind name (DESIGN D9); landing events fill ad, email, social_media or organic_search.
+    // The kind object of each kind name (docs/product.md, API conventions); landing events fill ad, email, social_media or organic_search.
     const objectOf: Record<string, string | null> = {
       ad: 'ad',
       email: 'email',
@@ -663,7 +663,7 @@ describe('live customers and errors', () => {
     expect(res.body.customers).toHaveLength(1);
   });
 
-  it('an error answers the D9 envelope {code: <status>, message: "<field>: ...", data: null}', async () => {
+  it('an error answers the error envelope {code: <status>, message: "<field>: ...", data: null}', async () => {
     const res = await call('get-list', { ...listBody(['source']), page_size: 0 });
     expect(res.status).toBe(400);
     expect(checkTable(res.body, ERROR_ENVELOPE)).toEqual([]);

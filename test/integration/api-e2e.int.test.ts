@@ -1,5 +1,5 @@
 /**
- * The query API end to end (issue 4): events and pushes go in through the ingestion routes, through the
+ * The query API end to end: events and pushes go in through the ingestion routes, through the
  * stream and the pipeline, and come out of get-list, get-list-sum, order/event, attribution-touch and the
  * link report with the values worked out by hand below. Also: get-list-sum equals the sum of all get-list
  * pages for every model and goal, and each model's conversions sum to the number of conversions.

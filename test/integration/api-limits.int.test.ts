@@ -1,13 +1,13 @@
 /**
- * Limits, bad input, authentication, rate limits and tenant isolation of the query API (issue 4, "Must show":
+ * Limits, bad input, authentication, rate limits and tenant isolation of the query API ("Must show":
  * "Limits and bad input", "Tenant isolation"), through HTTP against the in-process API with the real NATS,
  * pipeline and PostgreSQL behind it.
  *
- * Every rule of the spec's tables and Limits section and of DESIGN D9 answers its documented status with the
- * D9 envelope `{code: <status>, message: "<field>: <what is wrong>", data: null}` whose message names the field;
+ * Every rule of the spec's tables and Limits section and of docs/product.md, API conventions answers its documented status with the
+ * error envelope `{code: <status>, message: "<field>: <what is wrong>", data: null}` whose message names the field;
  * none of them is ever a 500. The cases are generated from the request tables of test/support/spec-fields.ts
  * (missing members, wrong JSON types) plus the Limits rows (page_size, dimensions, dates, range, order_ids) and
- * D9 (unknown model/goal/column/order, extra properties, malformed JSON, non-object bodies, body size).
+ * the API conventions (unknown model/goal/column/order, extra properties, malformed JSON, non-object bodies, body size).
  * A fast-check fuzz posts ~100 arbitrary and near-valid JSON bodies to every POST route and asserts a status
  * below 500 and the envelope.
  *
@@ -89,7 +89,7 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const naming = (field: string | RegExp): RegExp =>
   typeof field === 'string' ? new RegExp(`^${escape(field)}(?:[.[][^:\\s]*)?: \\S`) : field;
 
-/** The D9 error envelope with this status and a message naming the field (a compact diff when it is not). */
+/** The error envelope with this status and a message naming the field (a compact diff when it is not). */
 function expectError(res: request.Response, status: number, field: string | RegExp): void {
   const b = (res.body ?? {}) as Record<string, unknown>;
   const seen = {
@@ -102,7 +102,7 @@ function expectError(res: request.Response, status: number, field: string | RegE
   expect(checkTable(res.body, ERROR_ENVELOPE)).toEqual([]);
 }
 
-/** Status below 500 and the envelope: success `{code: 1, message, data}`, else the D9 error envelope. */
+/** Status below 500 and the envelope: success `{code: 1, message, data}`, else the error envelope. */
 function envelopeProblems(res: request.Response): string[] {
   const b = res.body as Record<string, unknown> | undefined;
   const problems: string[] = [];
@@ -509,7 +509,7 @@ describe('valid bodies (the baseline of every generated case)', () => {
   });
 });
 
-describe('bad input gives 400 (or the documented status) with the D9 envelope naming the field, never a 500', () => {
+describe('bad input gives 400 (or the documented status) with the error envelope naming the field, never a 500', () => {
   const cases = [...tableCases(), ...ruleCases()];
   it.each(cases.map((k) => [k.op, k.title, k] as const))('%s: %s', async (_op, _title, k) => {
     const res = await post(urlOf(operation(k.op)), k.body, { ApiKey: await A.keys.next() });
@@ -575,7 +575,7 @@ describe('bad input gives 400 (or the documented status) with the D9 envelope na
   });
 });
 
-describe('authentication: ApiKey (DESIGN D2, D9)', () => {
+describe('authentication: ApiKey (docs/product.md, Credentials and tenancy and API conventions)', () => {
   const cases: Array<[string, (t: Tenant) => Record<string, string>]> = [
     ['no ApiKey header', () => ({})],
     ['an empty ApiKey', () => ({ ApiKey: '' })],
@@ -609,7 +609,7 @@ describe('authentication: ApiKey (DESIGN D2, D9)', () => {
   );
 });
 
-describe('versioning (DESIGN D9): an unknown version in the path is 404', () => {
+describe('versioning (docs/product.md, API conventions): an unknown version in the path is 404', () => {
   const versions = ['v2-4-1', 'v1', 'V2-4-2', 'v2-4-2-beta', 'latest'];
   it.each(REPORTING.flatMap((op) => versions.map((v) => [op, v] as const)))('%s under %s', async (op, v) => {
     const res = await post(urlOf(operation(op), v), { json: validBody(op) }, { ApiKey: await A.keys.next() });
@@ -660,7 +660,7 @@ async function burstInOneSecond(
   throw new Error(`could not send ${n} requests within one second`);
 }
 
-describe('rate limits per API key (spec Limits, DESIGN D9)', () => {
+describe('rate limits per API key (spec Limits, docs/product.md, API conventions)', () => {
   const cases = Object.entries(RATE_LIMITS).map(([name, perSecond]) => [name, perSecond] as const);
 
   it.each(cases)('%s: %d requests in a second pass, the next one is 429 with Retry-After', async (name, perSecond) => {
@@ -698,7 +698,7 @@ describe('rate limits per API key (spec Limits, DESIGN D9)', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// Tenant isolation (DESIGN D2)
+// Tenant isolation (docs/product.md, Credentials and tenancy)
 // ---------------------------------------------------------------------------------------------------------------
 
 describe('tenant isolation: store A’s key never sees store B’s data', () => {

@@ -1,5 +1,5 @@
 /**
- * The attribution engine end to end (issue 3), through HTTP, JetStream, the pipeline and PostgreSQL, on
+ * The attribution engine end to end, through HTTP, JetStream, the pipeline and PostgreSQL, on
  * small journeys whose credits are worked out by hand in the comments. Every test ends with the
  * reconciliation finding zero drift: the incrementally maintained views equal a recomputation.
  */

@@ -1,5 +1,5 @@
 /**
- * Effectively-once under crashes (DESIGN D13): a daemon killed by SIGKILL between a commit and its acks
+ * Effectively-once under crashes (docs/product.md, Delivery guarantees): a daemon killed by SIGKILL between a commit and its acks
  * gets the batch redelivered after restart; nothing is lost and nothing is stored twice.
  */
 import { randomUUID } from 'node:crypto';

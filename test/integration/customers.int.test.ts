@@ -1,5 +1,5 @@
 /**
- * Customer listing (issue 4 item 6; spec operation 6, DESIGN D9): `GET /v2-4-2/api/customers` with
+ * Customer listing (docs/product.md, API conventions): `GET /v2-4-2/api/customers` with
  * `Authorization: Bearer <access token>`, against the in-process API and the real PostgreSQL.
  *
  * Covers: every field of the spec's Customer and Address with its type (nullable members present as null,

@@ -1,5 +1,5 @@
 /**
- * The demo stream through the whole system (issues 3 and 6):
+ * The demo stream through the whole system:
  * - SIGKILL of the daemon at random points while it works through the demo stream, restarted each time:
  *   every event stored once and the views equal the reconciliation's recomputation (zero drift);
  * - `npm run replay -- --rebuild` of the demo stream gives views identical to the live run's and prints

@@ -1,5 +1,5 @@
 /**
- * Foundation end to end (issue 2): events and store pushes over HTTP, through JetStream, stored by the
+ * Foundation end to end: events and store pushes over HTTP, through JetStream, stored by the
  * pipeline daemon exactly once; every kind of bad input gets the documented 4xx naming the problem.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Scheduled jobs (issue 6), each a plain function called directly: reconciliation of recent days reports
+ * Scheduled jobs, each a plain function called directly: reconciliation of recent days reports
  * and repairs drift; retention deletes old raw payloads without changing any view; housekeeping prunes old
  * dead letters; the job lock lets one process run a job at a time.
  */

@@ -1,5 +1,5 @@
 /**
- * A daemon operators can trust (issue 6): /readyz turns 503 while PostgreSQL is stopped and 200 after it
+ * A daemon operators can trust: /readyz turns 503 while PostgreSQL is stopped and 200 after it
  * is back, with no event lost in between; SIGTERM during load drains within the bound and nothing the
  * API acknowledged to a producer is lost.
  */

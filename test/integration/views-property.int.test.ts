@@ -1,5 +1,5 @@
 /**
- * Property (issue 3): for random event streams, processing them shuffled, with duplicates and with
+ * Property: for random event streams, processing them shuffled, with duplicates and with
  * redelivered batches gives views identical to processing them once in order, and identical to the
  * reconciliation's recomputation (zero drift). Batches go through the pipeline's real batch writer and
  * view maintainer against the real PostgreSQL; stream delivery itself is covered by the crash tests.

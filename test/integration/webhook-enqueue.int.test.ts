@@ -1,5 +1,5 @@
 /**
- * The pipeline side of identity-event webhooks (issue 5): a checkout_started event of a person with an
+ * The pipeline side of identity-event webhooks: a checkout_started event of a person with an
  * email queues one Checkout Started delivery per subscribed destination on the WEBHOOKS stream, with the
  * spec's payload; a redelivered event queues nothing new (stable webhook-id); persons without an email and
  * unsubscribed or disabled destinations get nothing.

@@ -1,5 +1,5 @@
 /**
- * Identity-event webhook delivery (issue 5, DESIGN D11) against a real HTTP receiver on loopback, the real
+ * Identity-event webhook delivery (docs/product.md, Identity events and destinations) against a real HTTP receiver on loopback, the real
  * WEBHOOKS stream and PostgreSQL: signatures checked by a from-scratch Standard Webhooks verifier, retries with a
  * shortened schedule (WEBHOOK_BACKOFF_MS), Retry-After, timeouts, redirects not followed, 410, dead letters and
  * redrive, a slow receiver, SIGKILL and SIGTERM of the worker process, and the `store webhook` CLI.
@@ -55,7 +55,7 @@ afterAll(async () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// Standard Webhooks verification, from scratch (external-schemas §7.2): no code shared with the sender.
+// Standard Webhooks verification, from scratch (the Standard Webhooks specification): no code shared with the sender.
 // ---------------------------------------------------------------------------------------------------------------
 
 const TOLERANCE_S = 5 * 60;

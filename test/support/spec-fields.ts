@@ -1,6 +1,5 @@
 /**
- * The interface spec's field tables (`../shared/spec/interface-spec.md`, "Resources and their fields",
- * "Endpoints", "Limits") and DESIGN D9/D10, written down once as data, with two checkers generated from them:
+ * The interface specification's field tables ("Resources and their fields", "Endpoints", "Limits") and docs/product.md, API conventions and Tracking links, written down once as data, with two checkers generated from them:
  * `checkValue` for a live JSON value and `checkSchema` for the OpenAPI document's schema of the same thing.
  * The contract and limits tests (test/integration/api-*.int.test.ts) build their assertions from these tables
  * only, so a field added to, renamed in or retyped in the API shows up as a named problem.
@@ -61,7 +60,7 @@ const optional = (f: Field): Field => ({ ...f, optional: true });
 const each = (names: readonly string[], f: () => Field): Table => Object.fromEntries(names.map((n) => [n, f()]));
 
 // ---------------------------------------------------------------------------------------------------------------
-// Values and limits (spec Endpoints 1-2 and Limits, DESIGN D9)
+// Values and limits (spec Endpoints 1-2 and Limits, docs/product.md, API conventions)
 // ---------------------------------------------------------------------------------------------------------------
 
 export const VERSION = 'v2-4-2';
@@ -76,7 +75,7 @@ export const LIMITS = {
   maxOrderIds: 100,
 } as const;
 
-/** Requests per second per API key (spec Limits, DESIGN D9, D10 for the link builder). */
+/** Requests per second per API key (spec Limits, docs/product.md, API conventions and Tracking links for the link builder). */
 export const RATE_LIMITS = {
   'get-list': 5,
   'get-list-sum': 5,
@@ -184,7 +183,7 @@ export const TOUCHPOINT: Table = {
   time: str({ format: 'local-datetime' }),
 };
 
-/** data[] of order/attribution-touch; DESIGN D9: unknown order ids come back with null touchpoints. */
+/** data[] of order/attribution-touch; docs/product.md, API conventions: unknown order ids come back with null touchpoints. */
 export const ORDER_TOUCHPOINTS: Table = {
   order_id: str(),
   first_touchpoint: nullable(obj(TOUCHPOINT)),
@@ -220,7 +219,7 @@ export const TRACKING_LINK_LIST: Table = {
   records: arr(obj(TRACKING_LINK_RECORD)),
 };
 
-/** data of link-builder/create (DESIGN D10 names only the short link). */
+/** data of link-builder/create (docs/product.md, Tracking links names only the short link). */
 export const LINK_CREATED: Table = { tracking_link: str({ format: 'short-link' }) };
 
 /** Address of a customer. */
@@ -284,7 +283,7 @@ export function envelope(data: Field): Table {
   return { code: int(), message: str(), data };
 }
 
-/** DESIGN D9 error envelope: `{code: <status>, message: "<field>: <what is wrong>", data: null}`. */
+/** docs/product.md, API conventions error envelope: `{code: <status>, message: "<field>: <what is wrong>", data: null}`. */
 export const ERROR_ENVELOPE: Table = { code: int(), message: str(), data: { type: 'null', nullable: true } };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -296,7 +295,7 @@ const date = (): Field => str({ format: 'date' });
 export const GET_LIST_SUM_REQUEST: Table = {
   start_date: date(),
   end_date: date(),
-  // spec: at most 3; DESIGN D9: 1..3 distinct
+  // spec: at most 3; docs/product.md, API conventions: 1..3 distinct
   dimensions: arr(str({ oneOf: DIMENSIONS }), { minItems: LIMITS.dimensions.min, maxItems: LIMITS.dimensions.max }),
   model: str({ oneOf: MODELS }),
   goal: str({ oneOf: GOALS }),
@@ -317,7 +316,7 @@ export const ORDER_EVENT_REQUEST: Table = {
   page_size: optional(int()),
 };
 
-// spec: "whether order_ids is required and its maximum length: not shown"; DESIGN D9: at most 100
+// spec: "whether order_ids is required and its maximum length: not shown"; docs/product.md, API conventions: at most 100
 export const ATTRIBUTION_TOUCH_REQUEST: Table = {
   order_ids: optional(arr(str(), { maxItems: LIMITS.maxOrderIds })),
 };
@@ -329,7 +328,7 @@ export const LINK_ANALYSIS_REQUEST: Table = {
   page_size: optional(int()),
 };
 
-/** Body of link-builder/create (DESIGN D10: {landing_page, campaign, source, medium, content?, term?, creator?}). */
+/** Body of link-builder/create (docs/product.md, Tracking links: {landing_page, campaign, source, medium, content?, term?, creator?}). */
 export const LINK_CREATE_REQUEST: Table = {
   landing_page: str(),
   campaign: str(),

@@ -12,7 +12,7 @@ const noJitter: BackoffPolicy = { ...DEFAULT_BACKOFF_POLICY, jitter: 0 };
 const mid = (): number => 0.5;
 
 describe('retryDelayMs', () => {
-  it('follows DESIGN D11: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h', () => {
+  it('follows docs/product.md, Identity events and destinations: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h', () => {
     expect(DEFAULT_BACKOFF_MS).toEqual([5e3, 3e5, 1.8e6, 7.2e6, 1.8e7, 3.6e7, 8.64e7]);
     expect([1, 2, 3, 4, 5, 6, 7].map((n) => retryDelayMs(n, noJitter, mid))).toEqual(DEFAULT_BACKOFF_MS);
   });

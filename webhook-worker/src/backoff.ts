@@ -1,5 +1,5 @@
 /**
- * Retry timing of webhook deliveries (DESIGN D11): a jittered schedule indexed by the attempt that just failed,
+ * Retry timing of webhook deliveries (docs/product.md, Identity events and destinations): a jittered schedule indexed by the attempt that just failed,
  * `Retry-After` honoured when it asks for longer. Pure: randomness and the clock come in as arguments.
  */
 

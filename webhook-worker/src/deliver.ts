@@ -1,6 +1,6 @@
 /**
  * One HTTP attempt of a webhook delivery: POST with a timeout, never following redirects, and the answer
- * classified (DESIGN D11, Standard Webhooks): 2xx delivered; 410 gone (disable the destination); anything else,
+ * classified (docs/product.md, Identity events and destinations, Standard Webhooks): 2xx delivered; 410 gone (disable the destination); anything else,
  * a timeout or a connection error is a failure to retry, with the receiver's `Retry-After` when it sent one.
  */
 import { parseRetryAfter } from './backoff';

@@ -1,4 +1,4 @@
-/** Decoding of WebhookDelivery messages from the WEBHOOKS stream (untrusted bytes, STYLE 12). */
+/** Decoding of WebhookDelivery messages from the WEBHOOKS stream (untrusted bytes). */
 import { z } from 'zod';
 import type { WebhookDelivery } from '../../contracts/src/webhook-delivery';
 

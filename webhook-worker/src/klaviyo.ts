@@ -1,7 +1,7 @@
 /**
  * Destinations of kind `klaviyo`: the identity-event payload (already in the shape of Klaviyo's Create Event
  * attributes) wrapped as `{"data": <payload>}` and POSTed to Klaviyo's Create Event API with the store's private
- * key. Pure helpers: the headers, the body, which answers are final. See docs/decisions.md, Webhooks.
+ * key. Pure helpers: the headers, the body, which answers are final. See docs/decisions.md, Identity events and destinations.
  */
 import { DestinationInputError } from './destination-rules';
 

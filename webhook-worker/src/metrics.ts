@@ -1,4 +1,4 @@
-/** Prometheus metrics of the webhook delivery worker (DESIGN D12), on a registry of its own. */
+/** Prometheus metrics of the webhook delivery worker (docs/product.md, Operations), on a registry of its own. */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export function createWebhookMetrics() {

@@ -1,5 +1,5 @@
 /**
- * Sends dead-lettered deliveries again (DESIGN D11): each is re-published to the WEBHOOKS stream with its
+ * Sends dead-lettered deliveries again (docs/product.md, Identity events and destinations): each is re-published to the WEBHOOKS stream with its
  * original `webhook-id` (what the receiver dedupes on) under a new Nats-Msg-Id, so the stream's duplicate window
  * does not drop it, and the dead letter is marked redriven. A redriven delivery starts a fresh retry schedule.
  * Dead letters of a disabled or removed destination are skipped: enable the destination first.

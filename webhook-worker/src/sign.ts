@@ -1,5 +1,5 @@
 /**
- * Standard Webhooks symmetric signatures (DESIGN D11, external-schemas §7.2): the secret is `whsec_` + base64 of
+ * Standard Webhooks symmetric signatures (docs/product.md, Identity events and destinations, the Standard Webhooks specification): the secret is `whsec_` + base64 of
  * 24-64 random bytes; the signed content is `{webhook-id}.{webhook-timestamp}.{body}`; the header carries one
  * `v1,<base64 HMAC-SHA256>` entry per secret, space-separated.
  */

@@ -1,6 +1,6 @@
 /**
- * Zod schemas of the event envelope and of each kind's `data` (DESIGN D3). Each schema satisfies the
- * matching `contracts` interface, so the interfaces stay plain for tsoa while validation is real (STYLE 12).
+ * Zod schemas of the event envelope and of each kind's `data` (docs/product.md, Ingestion). Each schema satisfies the
+ * matching `contracts` interface, so the interfaces stay plain for tsoa while validation is real.
  *
  * Objects are loose: members a producer adds are kept. Members the product depends on are required and
  * never null; members real pixels omit are optional (the warnings are computed in `event.ts`). The shapes

@@ -1,5 +1,5 @@
 /**
- * `validateEvent`: the envelope and per-kind checks of DESIGN D3, with data-quality warnings.
+ * `validateEvent`: the envelope and per-kind checks of docs/product.md, Ingestion, with data-quality warnings.
  * Pure: the clock comes in as `opts.now`.
  */
 import type { z } from 'zod';
@@ -14,7 +14,7 @@ import {
 import { anyObjectSchema, envelopeSchema, EVENT_DATA_SCHEMAS } from './event-schemas';
 import { runSchema, type FieldError, type ValidationResult } from './result';
 
-/** Default bound on how far in the future an event timestamp may be (DESIGN D3). */
+/** Default bound on how far in the future an event timestamp may be (docs/product.md, Ingestion). */
 export const DEFAULT_MAX_FUTURE_MS = 24 * 60 * 60 * 1000;
 
 /** `seq` and `type` of an event sent to `/collect` without them (real Shopify pixels omit both). */
@@ -146,7 +146,7 @@ function withEnvelopeDefaults(input: Record<string, unknown>, opts: ValidateEven
 }
 
 /**
- * Validates one pushed event (DESIGN D3). On success the value is the event, normalized: `context.document`
+ * Validates one pushed event (docs/product.md, Ingestion). On success the value is the event, normalized: `context.document`
  * `referrer` and `title` defaulted to `""`, `clientIp` filled from `clientIpFallback` and (with
  * `collectDefaults`) `seq` and `type` filled when absent, a missing `page_viewed` data made `{}`, Shopify global
  * ids of orders and customers turned into their number, lead emails trimmed and lower-cased, and every unknown

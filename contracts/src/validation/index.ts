@@ -1,5 +1,5 @@
 /**
- * Validators of incoming JSON (DESIGN D3, STYLE 12). Import from here; `contracts/src/index.ts` re-exports
+ * Validators of incoming JSON (docs/product.md, Ingestion). Import from here; `contracts/src/index.ts` re-exports
  * types and constants only.
  */
 export { COLLECT_DEFAULTS, DEFAULT_MAX_FUTURE_MS, validateEvent, type ValidateEventOptions } from './event';

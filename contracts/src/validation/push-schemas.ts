@@ -1,5 +1,5 @@
 /**
- * Zod schemas of the store pushes (DESIGN D3). Ids come in as numbers or strings and come out as strings;
+ * Zod schemas of the store pushes (docs/product.md, Ingestion). Ids come in as numbers or strings and come out as strings;
  * each schema satisfies the matching (string-id) interface of `../pushes`.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Validators of the store pushes (DESIGN D3), one item at a time; the ingest route reports bad items by index.
+ * Validators of the store pushes (docs/product.md, Ingestion), one item at a time; the ingest route reports bad items by index.
  * Pure: no clock, no I/O.
  */
 import { PLATFORMS } from '../channels';

@@ -1,5 +1,5 @@
 /**
- * Validation results and plain-words field errors (DESIGN D3, D9: `"<field>: <what is wrong>"`).
+ * Validation results and plain-words field errors (docs/product.md, Ingestion and API conventions: `"<field>: <what is wrong>"`).
  */
 import type { z } from 'zod';
 

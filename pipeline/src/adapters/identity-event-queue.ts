@@ -1,5 +1,5 @@
 /**
- * Queues identity-event webhook deliveries (DESIGN D11) in the flow that processes the events: for each
+ * Queues identity-event webhook deliveries (docs/product.md, Identity events and destinations) in the flow that processes the events: for each
  * new event that maps to one of the six identity events, whose person has an email, one delivery per
  * enabled destination subscribed to it, published to the WEBHOOKS stream with the stable webhook-id as
  * Nats-Msg-Id. It runs inside the batch transaction and before its commit, so a batch that is retried or
@@ -151,7 +151,7 @@ export function createWebhookEnqueuer(q: Q, publish: PublishDelivery, now: () =>
         productOf: (id) => productById.get(id),
         collectionsOf: () => [],
       });
-      // Events of persons without an email send nothing (DESIGN D11).
+      // Events of persons without an email send nothing (docs/product.md, Identity events and destinations).
       if (!payload.attributes.profile.data.attributes.email) continue;
       const body = JSON.stringify(payload);
       for (const d of to) {

@@ -1,5 +1,5 @@
 /**
- * JetStream source (STYLE 11, 13): one durable pull consumer per owned partition, merged into one
+ * JetStream source: one durable pull consumer per owned partition, merged into one
  * Observable of inbound messages with their ack handles. `stop()` closes the consumers so the source
  * completes and everything downstream flushes.
  */

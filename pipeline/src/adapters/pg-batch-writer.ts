@@ -1,5 +1,5 @@
 /**
- * Applies one batch in one PostgreSQL transaction (DESIGN D13): stored facts first (idempotent on their
+ * Applies one batch in one PostgreSQL transaction (docs/product.md, Delivery guarantees): stored facts first (idempotent on their
  * natural keys), then the view maintenance step for whatever was new, then dead letters. The caller acks
  * the batch's messages only after this resolves.
  */

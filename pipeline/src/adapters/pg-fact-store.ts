@@ -1,7 +1,7 @@
 /**
  * Writes stored facts in bulk inside the batch transaction: raw events (idempotent on the natural key),
  * store pushes (a newer updated_at wins), link clicks and dead letters. One statement per table, arrays
- * through unnest (STYLE 24).
+ * through unnest.
  */
 import type { PoolClient } from 'pg';
 import type { Db } from '../../../storage/db';
@@ -17,7 +17,7 @@ export interface StoreSettings {
   lookbackDays: number;
 }
 
-/** Conversion rates of the stores to their currency (DESIGN D6), per store: currency -> rate. */
+/** Conversion rates of the stores to their currency (docs/product.md, Conversions and goals), per store: currency -> rate. */
 export async function loadRates(
   db: Db,
   client: PoolClient,

@@ -1,5 +1,5 @@
 /**
- * Incremental view maintenance, inside the batch transaction (DESIGN D7, D12, D13). For each store in the
+ * Incremental view maintenance, inside the batch transaction (docs/product.md, Attribution and Operations and Delivery guarantees). For each store in the
  * batch: store the derived facts of what was new, extend identity and merge persons, lock the affected
  * persons, recompute them from their facts, and apply the difference to sessions, conversions, credits and
  * the rollups. The same recomputation serves the reconciliation, so the views equal a recomputation.
@@ -201,7 +201,7 @@ async function upsertVariantCosts(
   return changed.map((r) => r.variant_id);
 }
 
-/** A person lock: work on one person is serialized across workers inside the batch transaction (D12). */
+/** A person lock: work on one person is serialized across workers inside the batch transaction (docs/product.md, Operations). */
 async function lockPersons(q: Q, client: PoolClient, storeId: string, personIds: Iterable<string>): Promise<void> {
   const ids = [...new Set(personIds)].sort();
   if (ids.length === 0) return;

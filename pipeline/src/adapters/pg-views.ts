@@ -1,5 +1,5 @@
 /**
- * Reading the facts of persons and writing the difference of their recomputed views (DESIGN D7, D13).
+ * Reading the facts of persons and writing the difference of their recomputed views (docs/product.md, Attribution and Delivery guarantees).
  * Shared by the incremental maintainer (per batch) and the reconciliation (per store): both load the same
  * facts, run the same pure recomputation, and compare with what the views hold.
  */

@@ -1,4 +1,4 @@
-/** Pipeline daemon configuration, from environment variables only (DESIGN D12). */
+/** Pipeline daemon configuration, from environment variables only (docs/product.md, Operations). */
 import { z } from 'zod';
 import { DEFAULT_PARTITIONS } from '../../../contracts/src/subjects';
 import {

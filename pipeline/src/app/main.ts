@@ -1,5 +1,5 @@
 /**
- * Composition root of the pipeline daemon: config, logger, the pipeline, signals (STYLE 44).
+ * Composition root of the pipeline daemon: config, logger, the pipeline, signals.
  * SIGTERM/SIGINT drain within PIPELINE_SHUTDOWN_TIMEOUT_MS; a second signal exits at once.
  */
 import { exitOnSignals, loadConfigOrExit } from '../../../runtime/lifecycle';

@@ -1,4 +1,4 @@
-/** Prometheus metrics of the pipeline (DESIGN D12), on a registry of its own. */
+/** Prometheus metrics of the pipeline (docs/product.md, Operations), on a registry of its own. */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export function createPipelineMetrics() {

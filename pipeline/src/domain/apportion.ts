@@ -1,5 +1,5 @@
 /**
- * Exact integer apportionment (DESIGN D7, contracts WEIGHT_SCALE / MONEY_SCALE).
+ * Exact integer apportionment (docs/product.md, Attribution, contracts WEIGHT_SCALE / MONEY_SCALE).
  *
  * Views are incrementally maintained sums of credits and must equal a recomputation exactly, so a
  * conversion's credits are integers that add up to exactly the amount being split. This module turns

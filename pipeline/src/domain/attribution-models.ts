@@ -1,5 +1,5 @@
 /**
- * Attribution models (DESIGN D7; same credit math as the Snowplow attribution package, conventions 2.3),
+ * Attribution models (docs/product.md, Attribution; same credit math as the Snowplow attribution package, conventions 2.3),
  * as exact fractions turned into integer credits by largest-remainder apportionment.
  */
 import type { Model } from '../../../contracts/src/attribution';
@@ -54,7 +54,7 @@ export function modelFractions(model: Model, n: number): Fraction[] {
 
 /**
  * Integer credits of one conversion under `model` over `n` time-ordered touchpoints: weight, value and cost
- * of goods are each apportioned exactly (each sums to its amount; DESIGN D7 conversions += w,
+ * of goods are each apportioned exactly (each sums to its amount; docs/product.md, Attribution: conversions += w,
  * conversion_value += w * value). Only touchpoints with a nonzero share are returned, in index order, so
  * `first` and `last` yield a single entry. Deterministic, so a retraction can recompute or replay exactly
  * what was added.

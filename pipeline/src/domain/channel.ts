@@ -1,8 +1,8 @@
 /**
- * Default channel group and ad platform of a touchpoint (DESIGN D4).
+ * Default channel group and ad platform of a touchpoint (docs/product.md, Sessions and touchpoints).
  *
  * Channel rules: the GA4 default channel group, evaluated top-down, first match wins, case-insensitive,
- * with the regexes of attribution-conventions 2.1 (Google's support.google.com/analytics/answer/9756891
+ * with the regexes of GA4's default channel group (Google's support.google.com/analytics/answer/9756891
  * as restated there; order per ga4audits.com). Where copies of Google's page differ we take the wider
  * variant: the paid-medium pattern includes `retargeting`, and Mobile Push also matches source `firebase`.
  *
@@ -112,7 +112,7 @@ export function classifyChannel(input: ChannelInput): Channel {
   return 'unassigned';
 }
 
-/** Channels that are paid by definition; with a paid medium (pattern P) they make a touch "paid" for D4. */
+/** Channels that are paid by definition; with a paid medium (pattern P) they make a touch "paid" (docs/product.md, Sessions and touchpoints). */
 const PAID_CHANNELS: ReadonlySet<Channel> = new Set<Channel>([
   'cross_network',
   'paid_shopping',
@@ -123,7 +123,7 @@ const PAID_CHANNELS: ReadonlySet<Channel> = new Set<Channel>([
   'paid_other',
 ]);
 
-/** Click-id parameter (lower-case) → ad network (DESIGN D4 step 3). */
+/** Click-id parameter (lower-case) → ad network (docs/product.md, Sessions and touchpoints step 3). */
 const CLICK_ID_PLATFORMS: Readonly<Record<string, Exclude<Platform, ''>>> = {
   gclid: 'google',
   gbraid: 'google',
@@ -181,13 +181,13 @@ function platformOfSource(source: string): Platform {
   return network === undefined ? '' : (SOURCE_PLATFORMS[network.name] ?? '');
 }
 
-/** The ad network (DESIGN D4) of a click-id parameter name (`gclid` → google, `ScCid` → snapchat), else `""`. */
+/** The ad network (docs/product.md, Sessions and touchpoints) of a click-id parameter name (`gclid` → google, `ScCid` → snapchat), else `""`. */
 export function platformOfClickId(clickIdParam: string): Platform {
   return CLICK_ID_PLATFORMS[clickIdParam.trim().toLowerCase()] ?? '';
 }
 
 /**
- * The ad network of a touch (DESIGN D4): only when the touch is paid (a paid channel, or a medium matching
+ * The ad network of a touch (docs/product.md, Sessions and touchpoints): only when the touch is paid (a paid channel, or a medium matching
  * the paid pattern) or carries a click id. The click id decides first, then the source; a paid touch from
  * an unknown network (e.g. `criteo`/`cpc`) and every unpaid touch without a click id give `""`.
  */

@@ -1,5 +1,5 @@
 /**
- * Decodes one stream message into a typed fact, or a poison verdict with the reason (DESIGN D13).
+ * Decodes one stream message into a typed fact, or a poison verdict with the reason (docs/product.md, Delivery guarantees).
  * Pure: the validation clock is the time the API accepted the message, so a replay decodes exactly as
  * the live run did.
  */

@@ -1,6 +1,6 @@
 /**
  * Stored facts derived from validated input (pure). Amounts are converted to the store currency here,
- * once, so that every later recomputation uses the same numbers (DESIGN D6: both amounts are kept).
+ * once, so that every later recomputation uses the same numbers (docs/product.md, Conversions and goals: both amounts are kept).
  */
 import type { EventName, StorefrontEvent } from '../../../contracts/src/events';
 import type { AdSpendRow, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
@@ -76,7 +76,7 @@ export interface Derived<T> {
   missingRates: string[];
 }
 
-/** Emails are compared trimmed and lower-cased (DESIGN D5). */
+/** Emails are compared trimmed and lower-cased (docs/product.md, Identity). */
 export function normalizeEmail(email: string | null | undefined): string | null {
   const e = email?.trim().toLowerCase();
   return e ? e : null;
@@ -211,7 +211,7 @@ export function toAdSpendFact(row: AdSpendRow, storeCurrency: string, rateOf: Ra
 }
 
 /**
- * Identity keys a client carries from one event (DESIGN D5): the normalized email and the customer id,
+ * Identity keys a client carries from one event (docs/product.md, Identity): the normalized email and the customer id,
  * plus the order id and checkout token, which tie an order push and the checkout events of one purchase
  * to the same person (one conversion key never belongs to two persons).
  */

@@ -1,5 +1,5 @@
 /**
- * Persons as connected components of identity links (DESIGN D5). The root of a component is its smallest
+ * Persons as connected components of identity links (docs/product.md, Identity). The root of a component is its smallest
  * member, so merging incrementally and recomputing from all the links give the same person ids.
  */
 export class PersonUnion {

@@ -1,4 +1,4 @@
-/** Which touchpoints a conversion is credited to (DESIGN D7). */
+/** Which touchpoints a conversion is credited to (docs/product.md, Attribution). */
 
 export const DAY_MS = 86_400_000;
 
@@ -15,7 +15,7 @@ export interface LookbackTouch {
 export interface TouchSelection<T> {
   /** The credited touchpoints in time order (start, then key). */
   touches: T[];
-  /** True when nothing is in the window: the caller stands in one direct touchpoint (DESIGN D7). */
+  /** True when nothing is in the window: the caller stands in one direct touchpoint (docs/product.md, Attribution). */
   syntheticDirect: boolean;
 }
 

@@ -211,7 +211,7 @@ describe('recomputePerson: hand-worked attribution', () => {
   });
 
   it('four touches over two clients of the person, uneven middle split (hand-worked case 3)', () => {
-    // Journey (DESIGN D5: all clients of the person), in time order:
+    // Journey (docs/product.md, Identity: all clients of the person), in time order:
     //   T-3d c2 google organic, T-2d c1 fbclid (facebook/social/(not set)), T-1d c2 newsletter, T-5min c1 link.
     // checkout_started at T on c1, value 123.45 = 12_345 cents = 123_450_000 micros, no cost known: cogs 0.
     // linear 1/4: 12_345/4 = 3_086 r 1/4 each; 1 cent left, equal remainders -> index 0:

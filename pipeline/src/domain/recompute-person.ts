@@ -1,5 +1,5 @@
 /**
- * Recomputes everything the views hold about one person from its stored facts (DESIGN D4-D7): sessions
+ * Recomputes everything the views hold about one person from its stored facts (docs/product.md, Sessions and touchpoints and Identity and Conversions and goals and Attribution): sessions
  * and touchpoints of each client, conversions of the four goals, and their credits under the four models.
  * The pipeline runs it for every person a batch touched and applies the difference; the reconciliation
  * runs it for every person. One function for both is what makes "views = recomputation" hold.
@@ -84,7 +84,7 @@ export interface PersonView {
   conversions: ConversionView[];
 }
 
-/** The touchpoint that stands in when a conversion has none (DESIGN D7). */
+/** The touchpoint that stands in when a conversion has none (docs/product.md, Attribution). */
 const DIRECT_DIMS: CreditDims = {
   channel: 'direct',
   source: DIRECT_SOURCE,
@@ -119,7 +119,7 @@ interface ConversionDraft {
   isFirstOrder: boolean | null;
 }
 
-/** The earliest event of each key (time, then id): one conversion per key (DESIGN D6). */
+/** The earliest event of each key (time, then id): one conversion per key (docs/product.md, Conversions and goals). */
 function firstPerKey(events: readonly EventFact[], keyOf: (e: EventFact) => string | null): Map<string, EventFact> {
   const first = new Map<string, EventFact>();
   for (const e of events) {
@@ -210,7 +210,7 @@ export function recomputePerson(facts: PersonFacts, rules: StoreRules): PersonVi
     sessions.push(...sessionize(clientId, events, ownHostsOf(events.map((e) => e.pageUrl)), facts.resolveLink));
   }
 
-  // Server-side fallback (DESIGN D5): an order no checkout_completed event reported gets a session from
+  // Server-side fallback (docs/product.md, Identity): an order no checkout_completed event reported gets a session from
   // its landing_site / referring_site at its creation time.
   const reported = new Set(facts.events.filter((e) => e.name === 'checkout_completed').map((e) => e.orderId));
   const personHosts = ownHostsOf(facts.events.map((e) => e.pageUrl));

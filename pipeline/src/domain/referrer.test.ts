@@ -149,7 +149,7 @@ describe('lookupNetwork / normalizeOwnHost', () => {
 describe('referrer host tables (channel-sources.json)', () => {
   const tables = channelSources.referrerHosts;
 
-  it('covers the search engines and social networks DESIGN D4 names', () => {
+  it('covers the search engines and social networks docs/product.md, Sessions and touchpoints names', () => {
     expect(Object.keys(tables.search)).toEqual(['google', 'bing', 'duckduckgo', 'yahoo', 'baidu', 'yandex', 'ecosia']);
     expect(Object.keys(tables.social)).toEqual([
       'facebook',

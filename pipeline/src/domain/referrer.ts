@@ -1,5 +1,5 @@
 /**
- * Referrer classification (DESIGN D4 step 4): is `document.referrer` empty, the store itself, a search
+ * Referrer classification (docs/product.md, Sessions and touchpoints step 4): is `document.referrer` empty, the store itself, a search
  * engine, a social network or some other site? The host tables live in `channel-sources.json`
  * (`referrerHosts`), next to the GA4 source lists.
  */
@@ -84,7 +84,7 @@ export function normalizeOwnHost(ownHost: string): string {
 }
 
 /**
- * Classifies a referrer URL (DESIGN D4 step 4). Empty or unparsable (including relative) referrers are
+ * Classifies a referrer URL (docs/product.md, Sessions and touchpoints step 4). Empty or unparsable (including relative) referrers are
  * `none`; a host equal to one of `ownHosts` (both compared without `www.`) is `self`; known search engines
  * and social networks are `search`/`social` with the network's name; anything else is `other`, named by
  * its host without `www.`. Subdomains of an own host are not `self`: list them in `ownHosts`.

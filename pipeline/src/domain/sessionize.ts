@@ -1,5 +1,5 @@
 /**
- * Sessionizer (DESIGN D4): per client, on event time. A session starts at the client's first event, after
+ * Sessionizer (docs/product.md, Sessions and touchpoints): per client, on event time. A session starts at the client's first event, after
  * more than 30 minutes without events, or at a page view whose landing parameters name a source other
  * than the current session's (a self-referral continues the session). Its touchpoint comes from its
  * first event's page URL and referrer. Input order does not matter: events are sorted first.

@@ -1,6 +1,6 @@
 import type { Channel, Platform } from '../../../contracts/src/channels';
 
-/** How a touchpoint was derived, in DESIGN D4's order of precedence. */
+/** How a touchpoint was derived, in docs/product.md (Sessions and touchpoints)'s order of precedence. */
 export type TouchpointOrigin = 'link' | 'utm' | 'click_id' | 'search' | 'social' | 'referral' | 'direct';
 
 /** The marketing dimensions a touchpoint carries into the rollups. */
@@ -14,7 +14,7 @@ export interface TouchpointDims {
   platform: Platform;
 }
 
-/** A session's marketing touchpoint (DESIGN D4). */
+/** A session's marketing touchpoint (docs/product.md, Sessions and touchpoints). */
 export interface Touchpoint extends TouchpointDims {
   origin: TouchpointOrigin;
   /** `utm_content`, `utm_term`, `utm_id` when present, else "". */
@@ -27,7 +27,7 @@ export interface Touchpoint extends TouchpointDims {
   clickIdParam: string;
 }
 
-/** What a tracking link (DESIGN D10) says about its own campaign. */
+/** What a tracking link (docs/product.md, Tracking links) says about its own campaign. */
 export interface TrackingLinkInfo {
   campaign: string;
   source: string;

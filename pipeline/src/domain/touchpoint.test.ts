@@ -181,7 +181,7 @@ describe('deriveTouchpoint', () => {
       { origin: 'click_id', source: 'google', platform: 'google', clickIdParam: 'gclid' },
     ],
     [
-      'click ids in D4 order, not URL order',
+      'click ids in precedence order, not URL order',
       `${STORE}/?fbclid=a&ttclid=b&gclid=c`,
       '',
       { source: 'google', medium: 'cpc', clickIdParam: 'gclid' },
@@ -232,7 +232,7 @@ describe('deriveTouchpoint', () => {
       { origin: 'referral', source: 'amazon.com', medium: 'referral', channel: 'organic_shopping' },
     ],
     [
-      'utm_campaign alone keeps the referrer source (D4: campaign is utm_campaign when present)',
+      'utm_campaign alone keeps the referrer source (campaign is utm_campaign when present)',
       `${STORE}/?utm_campaign=Spring`,
       'https://www.google.com/',
       { origin: 'search', source: 'google', medium: 'organic', campaign: 'spring', channel: 'organic_search' },
@@ -366,7 +366,7 @@ describe('deriveTouchpoint', () => {
     expect(resolveLink).not.toHaveBeenCalled();
   });
 
-  it('uses the click ids of DESIGN D4 in its order', () => {
+  it('uses the click ids of docs/product.md, Sessions and touchpoints in its order', () => {
     expect(CLICK_IDS.map((c) => c.param)).toEqual([
       'gclid',
       'gbraid',

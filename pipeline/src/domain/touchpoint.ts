@@ -1,5 +1,5 @@
 /**
- * A session's marketing touchpoint from its landing URL and referrer (DESIGN D4), plus the "new source"
+ * A session's marketing touchpoint from its landing URL and referrer (docs/product.md, Sessions and touchpoints), plus the "new source"
  * test the sessionizer uses to split sessions.
  */
 import { classifyChannel, inferPlatform } from './channel';
@@ -14,14 +14,14 @@ export interface TouchpointInput {
   referrer: string;
   /** The store's own hosts; a referrer from one of them (with or without `www.`) is not a source. */
   ownHosts: readonly string[];
-  /** Looks a tracking-link code up (DESIGN D10); `undefined` for an unknown code. */
+  /** Looks a tracking-link code up (docs/product.md, Tracking links); `undefined` for an unknown code. */
   resolveLink: (code: string) => TrackingLinkInfo | undefined;
 }
 
-/** Tracking-link parameter (DESIGN D10). */
+/** Tracking-link parameter (docs/product.md, Tracking links). */
 export const LINK_PARAM = 'ab_lnk';
 
-/** Click-id parameters in DESIGN D4's order of precedence, with the source/medium each implies. */
+/** Click-id parameters in docs/product.md (Sessions and touchpoints)'s order of precedence, with the source/medium each implies. */
 export const CLICK_IDS: readonly { param: string; source: string; medium: string }[] = [
   { param: 'gclid', source: 'google', medium: 'cpc' },
   { param: 'gbraid', source: 'google', medium: 'cpc' },
@@ -59,7 +59,7 @@ interface Attribution {
 }
 
 /**
- * Derives the touchpoint of a landing page view, in DESIGN D4's order of precedence:
+ * Derives the touchpoint of a landing page view, in docs/product.md (Sessions and touchpoints)'s order of precedence:
  * 1. `ab_lnk=<code>` that `resolveLink` knows → the link's source/medium/campaign (origin `link`; an
  *    unknown code is ignored and the next rules apply);
  * 2. `utm_source` or `utm_medium` present → those, a missing one `(not set)` (origin `utm`);
@@ -68,7 +68,7 @@ interface Attribution {
  *    host → `<host>`/`referral`; the store's own hosts (`ownHosts` and the landing URL's host) are skipped;
  * 5. `(direct)`/`(none)`.
  * Campaign: the link's campaign for origin `link`; otherwise `utm_campaign` when present (for every origin,
- * as D4 says), else `(not set)` (utm, click id), `(organic)` (search), `(referral)` (social, other) or
+ * as the rules say), else `(not set)` (utm, click id), `(organic)` (search), `(referral)` (social, other) or
  * `(direct)`. Source, medium and campaign are lower-cased and trimmed; a blank value counts as absent.
  * `content`/`term`/`utmId` are the trimmed `utm_content`/`utm_term`/`utm_id` whatever the origin (case
  * kept). `clickIdParam` names the first click id on the URL even when a link or UTMs win, so the platform
@@ -177,7 +177,7 @@ function chooseAttribution(
 /**
  * The touchpoint a page view's URL/referrer names, or `null` when it names none (it would be direct,
  * including self-referrals). The sessionizer starts a new session when this is non-null and not
- * {@link sameSource} as the current session's touchpoint (DESIGN D4).
+ * {@link sameSource} as the current session's touchpoint (docs/product.md, Sessions and touchpoints).
  */
 export function landingSignal(input: TouchpointInput): Touchpoint | null {
   const touchpoint = deriveTouchpoint(input);

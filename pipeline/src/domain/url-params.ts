@@ -1,5 +1,5 @@
 /**
- * Landing-URL parsing for touchpoint derivation (DESIGN D4; external-schemas 3.1: UTMs and click ids only
+ * Landing-URL parsing for touchpoint derivation (docs/product.md, Sessions and touchpoints: UTMs and click ids only
  * live in the landing URL's query string). Pure: uses the WHATWG `URL` global, which does no I/O.
  */
 

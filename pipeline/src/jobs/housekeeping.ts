@@ -1,4 +1,4 @@
-/** Dead-letter housekeeping (issue 6): old poison messages and old redriven webhook dead letters go. */
+/** Dead-letter housekeeping: old poison messages and old redriven webhook dead letters go. */
 import type { Db } from '../../../storage/db';
 
 export async function pruneDeadLetters(

@@ -1,5 +1,5 @@
 /**
- * Scheduled reconciliation (issue 6): for every store, recompute the persons active in the last few days,
+ * Scheduled reconciliation: for every store, recompute the persons active in the last few days,
  * compare the views of those days with the recomputation, report drift (log and metric) and repair it.
  */
 import { dayInZone } from '../../../contracts/src/time';

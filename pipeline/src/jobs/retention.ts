@@ -1,5 +1,5 @@
 /**
- * Retention (issue 6): raw event payloads older than the configured age are deleted in small batches.
+ * Retention: raw event payloads older than the configured age are deleted in small batches.
  * The views derive from event_facts, which are kept, so no figure changes; the order journey falls back to
  * the facts (page, referrer) for pruned events.
  */

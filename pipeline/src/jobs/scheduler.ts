@@ -1,5 +1,5 @@
 /**
- * node-cron scheduling of the housekeeping jobs (STYLE 45): no overlapping runs, UTC, named tasks, and a
+ * node-cron scheduling of the housekeeping jobs: no overlapping runs, UTC, named tasks, and a
  * PostgreSQL advisory lock so that with several workers one runs each job at a time.
  */
 import cron, { type ScheduledTask } from 'node-cron';

@@ -1,5 +1,5 @@
 /**
- * Reconciliation (issue 3, DESIGN D7 invariant): recompute a store's views from its stored facts alone
+ * Reconciliation (docs/product.md, Attribution invariant): recompute a store's views from its stored facts alone
  * (identity from the links, every person from its facts, spend from the ad spend rows), compare with
  * what the incrementally maintained views hold, report the drift row by row, and optionally repair it.
  */

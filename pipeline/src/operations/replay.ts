@@ -1,5 +1,5 @@
 /**
- * Replay (issue 6, DESIGN D12): re-consume a store's messages from the EVENTS stream, from a time or a
+ * Replay (docs/product.md, Operations): re-consume a store's messages from the EVENTS stream, from a time or a
  * sequence, through the same batch writer and view maintenance as the daemon. Idempotent: beside the live
  * daemon it changes no figure. With `rebuild`, the store's stream-derived facts and every view are emptied
  * first, so the views are recomputed from what the stream holds. Replays queue no webhook deliveries.

@@ -1,5 +1,5 @@
 /**
- * The pipeline composition (STYLE 13-21): decode each message (pure), batch by time and size, apply each
+ * The pipeline composition: decode each message (pure), batch by time and size, apply each
  * batch in one transaction, and ack its messages only after the commit. Transient failures are retried
  * with backoff and finally nak'ed for redelivery; a batch that fails for any other reason is split so a
  * single bad message is dead-lettered instead of blocking the stream.

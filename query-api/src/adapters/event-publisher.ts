@@ -1,6 +1,6 @@
 /**
  * Publishes accepted events and pushes to JetStream and resolves only when the stream acknowledged them
- * (DESIGN D3: the HTTP reply waits for the ack), with `Nats-Msg-Id` for de-duplication.
+ * (docs/product.md, Ingestion: the HTTP reply waits for the ack), with `Nats-Msg-Id` for de-duplication.
  */
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/nats-core';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';

@@ -1,7 +1,7 @@
 /**
- * Builds the Express app (STYLE 31): request ids and logs, metrics, body limits, CORS for the beacon
+ * Builds the Express app: request ids and logs, metrics, body limits, CORS for the beacon
  * route, version check, health, OpenAPI and Swagger UI, the tsoa-generated routes, 404, and one error
- * handler that maps every failure to the DESIGN D9 envelope (never a 500 for bad input).
+ * handler that maps every failure to the docs/product.md, API conventions envelope (never a 500 for bad input).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,7 +27,7 @@ function loadOpenApi(): Record<string, unknown> {
   return JSON.parse(fs.readFileSync(OPENAPI_PATH, 'utf8')) as Record<string, unknown>;
 }
 
-/** Customers routes answer errors in Shopify's shape (DESIGN D9). */
+/** Customers routes answer errors in Shopify's shape (docs/product.md, API conventions). */
 const isShopifyRoute = (req: Request): boolean => /^\/[^/]+\/api\/customers(\/|$|\?)/.test(req.originalUrl);
 
 function sendError(

@@ -1,5 +1,5 @@
 /**
- * tsoa authentication (DESIGN D2, D9): resolves the caller's store from its credential and applies the
+ * tsoa authentication (docs/product.md, Credentials and tenancy and API conventions): resolves the caller's store from its credential and applies the
  * per-key rate limit named by the route's scope. Every service call is then scoped to that store.
  *   @Security('api_key', ['report'])   header ApiKey, 5 requests/s per operation   (operations 1, 2, 5)
  *   @Security('api_key', ['journey'])  header ApiKey, 20 requests/s per operation  (operations 3, 4)

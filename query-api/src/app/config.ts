@@ -1,4 +1,4 @@
-/** Query API configuration, from environment variables only (DESIGN D12). */
+/** Query API configuration, from environment variables only (docs/product.md, Operations). */
 import { z } from 'zod';
 import { DEFAULT_PARTITIONS } from '../../../contracts/src/subjects';
 import { envInt, envLogLevel, envRequired, envExitWithParent, envStartupTimeout, parseEnv } from '../../../runtime/env';

@@ -1,5 +1,5 @@
 /**
- * API errors (DESIGN D9): the HTTP status with `{code: <status>, message: "<field>: <what is wrong>", data: null}`.
+ * API errors (docs/product.md, API conventions): the HTTP status with `{code: <status>, message: "<field>: <what is wrong>", data: null}`.
  * Services throw ApiError; the error handler maps it, tsoa's ValidateError and body-parser errors.
  */
 export class ApiError extends Error {

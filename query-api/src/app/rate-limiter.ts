@@ -1,5 +1,5 @@
 /**
- * Per-key rate limits (DESIGN D9): a fixed one-second window per (key, class). In memory, so each API
+ * Per-key rate limits (docs/product.md, API conventions): a fixed one-second window per (key, class). In memory, so each API
  * instance enforces the limit on its own; behind a load balancer, divide or use sticky routing (see README).
  */
 export interface RateDecision {

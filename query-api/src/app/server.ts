@@ -1,4 +1,4 @@
-/** Composition root of the query API: config, logger, listen, graceful shutdown (STYLE 44). */
+/** Composition root of the query API: config, logger, listen, graceful shutdown. */
 import { exitOnSignals, loadConfigOrExit } from '../../../runtime/lifecycle';
 import { createLogger } from '../../../runtime/logger';
 import { startApi } from './api';

@@ -1,5 +1,5 @@
 /**
- * Customer listing (spec operation 6, DESIGN D9): `GET /{version}/api/customers` with a Bearer access token,
+ * Customer listing (spec operation 6, docs/product.md, API conventions): `GET /{version}/api/customers` with a Bearer access token,
  * Shopify-like since_id paging and a `Link` header to the next page. Errors on this route are Shopify's
  * `{"errors": "<field>: <what is wrong>"}` (app.ts), not the reporting envelope.
  */

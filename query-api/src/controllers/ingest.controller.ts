@@ -1,5 +1,5 @@
 /**
- * Ingestion routes (DESIGN D3): storefront events with the ingest key header, the browser beacon route
+ * Ingestion routes (docs/product.md, Ingestion): storefront events with the ingest key header, the browser beacon route
  * with the key in the path, and the store pushes. Bodies are validated item by item by the service (not by
  * tsoa) so a batch can report each bad item by index and accept the rest.
  */

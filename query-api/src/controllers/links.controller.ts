@@ -1,5 +1,5 @@
 /**
- * Tracking links (DESIGN D10): the link builder, the link report (spec operation 5), and the short-link
+ * Tracking links (docs/product.md, Tracking links): the link builder, the link report (spec operation 5), and the short-link
  * redirect listener `GET /<code>` that records the click through the stream.
  */
 import type { Request as ExpressRequest } from 'express';

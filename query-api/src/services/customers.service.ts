@@ -1,5 +1,5 @@
 /**
- * Customer listing (spec operation 6, DESIGN D9): the pushed customers of one store (`shop_customers`, whose
+ * Customer listing (spec operation 6, docs/product.md, API conventions): the pushed customers of one store (`shop_customers`, whose
  * payload is the validated `ShopCustomer`), paged Shopify-like by ascending id with `since_id`, filtered by
  * creation and update time given in the store's time zone, and mapped to the spec's Customer.
  *

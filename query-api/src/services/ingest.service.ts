@@ -1,5 +1,5 @@
 /**
- * Ingestion (DESIGN D3): validate each item, publish the valid ones to JetStream with their
+ * Ingestion (docs/product.md, Ingestion): validate each item, publish the valid ones to JetStream with their
  * de-duplication id, and answer only once the stream has acknowledged every publish. Bad items of a batch
  * are reported by index; the good ones are accepted.
  */

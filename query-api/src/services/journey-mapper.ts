@@ -1,5 +1,5 @@
 /**
- * Maps a stored event and its session to the order journey's event item (spec "Event item", DESIGN D9):
+ * Maps a stored event and its session to the order journey's event item (spec "Event item", docs/product.md, API conventions):
  * a session's landing event gets the touch type (`ad`, `email`, `social_media`, `organic_search`,
  * `referral`, `direct`) with the matching object filled; every other event gets its kind name and the kind
  * object that matches it. Pure: the caller supplies the rows and the store's time zone.
@@ -60,7 +60,7 @@ const PAID_CHANNELS = new Set([
   'cross_network',
 ]);
 
-/** The touch type of a session's landing event (DESIGN D9). */
+/** The touch type of a session's landing event (docs/product.md, API conventions). */
 export function touchType(
   s: JourneySession,
 ): 'ad' | 'email' | 'social_media' | 'organic_search' | 'referral' | 'direct' {

@@ -1,5 +1,5 @@
 /**
- * Tracking links (DESIGN D10): creation of short links, the redirect that records a click through the
+ * Tracking links (docs/product.md, Tracking links): creation of short links, the redirect that records a click through the
  * stream, and the link report (spec operation 5) over [start_date, end_date) in store time.
  */
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Order journeys and touchpoints (spec operations 3 and 4, DESIGN D9). The journey is the events of the
+ * Order journeys and touchpoints (spec operations 3 and 4, docs/product.md, API conventions). The journey is the events of the
  * order's person within the store's lookback window, up to and including the completing checkout; the
  * touchpoints are the first and last credited touchpoints the pipeline stored with the conversion.
  */

@@ -1,4 +1,4 @@
-/** Webhook delivery worker configuration, from environment variables only (DESIGN D12). */
+/** Webhook delivery worker configuration, from environment variables only (docs/product.md, Operations). */
 import { z } from 'zod';
 import { envInt, envLogLevel, envRequired, envExitWithParent, envStartupTimeout, parseEnv } from '../../../runtime/env';
 import { DEFAULT_BACKOFF_MS, MAX_RETRY_AFTER_MS, parseBackoffList } from '../backoff';
@@ -83,7 +83,7 @@ const schema = z
 
 export type WebhookWorkerConfig = z.output<typeof schema>;
 
-// The worker's config module plays the role of app/config.ts for its process (STYLE 41).
+// The worker's config module plays the role of app/config.ts for its process.
 const processEnv = (): Record<string, string | undefined> => process.env;
 
 export function loadWebhookWorkerConfig(env: Record<string, string | undefined> = processEnv()): WebhookWorkerConfig {

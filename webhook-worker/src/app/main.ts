@@ -1,5 +1,5 @@
 /**
- * Composition root of the webhook delivery worker (DESIGN D11, D12): config, PostgreSQL, NATS, the delivery loop
+ * Composition root of the webhook delivery worker (docs/product.md, Identity events and destinations and Operations): config, PostgreSQL, NATS, the delivery loop
  * over the shared `webhook-worker` consumer, the health/metrics server, signals. Run any number of these.
  *   node --import tsx webhook-worker/src/app/main.ts
  * SIGTERM/SIGINT drain (stop pulling, finish the attempts in flight within WEBHOOK_SHUTDOWN_TIMEOUT_MS, close);

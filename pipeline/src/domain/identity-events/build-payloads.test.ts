@@ -6,7 +6,7 @@ import { buildCheckoutStarted } from './checkout-started';
 import { sampleWebhookContext } from '../../../../test/support/identity-event-fixtures';
 import { specPathViolations } from './spec-paths';
 
-/** DESIGN D11 mapping: [kind, identity event of a session landing, identity event otherwise]. */
+/** docs/product.md, Identity events and destinations mapping: [kind, identity event of a session landing, identity event otherwise]. */
 const MAPPING: [EventName, IdentityEventName | null, IdentityEventName | null][] = [
   ['page_viewed', 'Active On site', null],
   ['product_viewed', 'Viewed Product', 'Viewed Product'],

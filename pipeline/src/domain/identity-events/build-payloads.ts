@@ -1,5 +1,5 @@
 /**
- * Which identity event a storefront event is (DESIGN D11), and its payload. The caller sends nothing when
+ * Which identity event a storefront event is (docs/product.md, Identity events and destinations), and its payload. The caller sends nothing when
  * the built payload's `attributes.profile.data.attributes.email` is `""` (persons without an email).
  */
 import type { EventName, EventOf, StorefrontEvent } from '../../../../contracts/src/events';

@@ -1,5 +1,5 @@
 /**
- * Checkout Started (spec "Checkout-started identity webhook payload", DESIGN D11): every path of the spec's
+ * Checkout Started (spec "Checkout-started identity webhook payload", docs/product.md, Identity events and destinations): every path of the spec's
  * table, with the spec's type, from a `checkout_started` event and the products the store pushed.
  *
  * Choices where the spec gives only a type:

@@ -1,4 +1,4 @@
-/** Identity-event webhook payloads (DESIGN D11): pure builders, the mapping from storefront events, ids. */
+/** Identity-event webhook payloads (docs/product.md, Identity events and destinations): pure builders, the mapping from storefront events, ids. */
 export { buildIdentityPayload, identityEventFor, IDENTITY_EVENT_SOURCES } from './build-payloads';
 export { buildCheckoutStarted, discountCodes, totalDiscounts, webhookLineItem } from './checkout-started';
 export {

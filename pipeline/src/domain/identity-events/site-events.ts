@@ -1,6 +1,6 @@
 /**
- * The five other identity events (DESIGN D11) in Checkout Started's outer shape, with the properties email
- * platforms conventionally use (external-schemas §6.4) as declared in `contracts/src/webhooks.ts`.
+ * The five other identity events (docs/product.md, Identity events and destinations) in Checkout Started's outer shape, with the properties email
+ * platforms conventionally use (as Klaviyo's Shopify integration names them) as declared in `contracts/src/webhooks.ts`.
  * `unique_id` is the source event's id, so a redelivered event gives the same payload. Events without a
  * monetary value have `value` 0 in the store currency.
  */

@@ -1,5 +1,5 @@
 /**
- * What the identity-event payload builders need besides the event (DESIGN D11), and the pieces every payload
+ * What the identity-event payload builders need besides the event (docs/product.md, Identity events and destinations), and the pieces every payload
  * shares: time, metric, profile, product facts, URLs. Pure: everything comes in through `WebhookContext`.
  */
 import type { MailAddress, ProductVariant } from '../../../../contracts/src/events';

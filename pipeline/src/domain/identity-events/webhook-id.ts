@@ -1,5 +1,5 @@
 /**
- * The Standard Webhooks `webhook-id` of a delivery (DESIGN D11): a pure function of (store, destination, source
+ * The Standard Webhooks `webhook-id` of a delivery (docs/product.md, Identity events and destinations): a pure function of (store, destination, source
  * event, identity event), so every retry and every redelivery or replay of the source event carries the same id,
  * and two destinations never share one. No `node:crypto` in domain code: FNV-1a 128-bit over UTF-8 (128 bits
  * keep accidental collisions out of reach for receivers that dedupe on the id; it is not a secret).
