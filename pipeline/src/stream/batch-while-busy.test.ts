@@ -1,4 +1,5 @@
 import { Subject, lastValueFrom, toArray } from 'rxjs';
+import { type RunHelpers, TestScheduler } from 'rxjs/testing';
 import { batchWhileBusy } from './batch-while-busy';
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -66,5 +67,142 @@ describe('batchWhileBusy', () => {
     src.next(1);
     src.next(2);
     await expect(done).rejects.toThrow('boom');
+  });
+});
+
+describe('batchWhileBusy in virtual time (marbles: one frame is 1 ms)', () => {
+  let scheduler: TestScheduler;
+  /** [virtual time, batch] of every call of apply. */
+  let started: [number, string[]][];
+
+  beforeEach(() => {
+    scheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    started = [];
+  });
+
+  /** An apply that answers with its batch `frames` ms after it starts (the duration may depend on the call). */
+  const applyTaking = (cold: RunHelpers['cold'], frames: number[]) => (batch: string[]) => {
+    const ms = frames[Math.min(started.length, frames.length - 1)];
+    started.push([scheduler.now(), batch]);
+    return cold(ms ? `${ms}ms (x|)` : '(x|)', { x: batch });
+  };
+
+  it('closes a batch maxWaitMs after its first item when idle', () => {
+    scheduler.run(({ hot, cold, expectObservable }) => {
+      const src = hot('a-b 6ms c 8ms |');
+      const out = src.pipe(batchWhileBusy(10, 5, applyTaking(cold, [0]), 1, scheduler));
+      expectObservable(out).toBe('5ms x 8ms y 3ms |', { x: ['a', 'b'], y: ['c'] });
+    });
+    expect(started).toEqual([
+      [5, ['a', 'b']],
+      [14, ['c']],
+    ]);
+  });
+
+  it('gathers what arrives during a batch into the next one, started as soon as the previous completes', () => {
+    scheduler.run(({ hot, cold, expectObservable }) => {
+      const src = hot('a 3ms bcd 5ms |');
+      const out = src.pipe(batchWhileBusy(10, 3, applyTaking(cold, [4]), 1, scheduler));
+      expectObservable(out).toBe('7ms x 3ms y |', { x: ['a'], y: ['b', 'c', 'd'] });
+    });
+    // The second batch starts at 7, when the first completes, not maxWaitMs after its first item (4 + 3).
+    expect(started).toEqual([
+      [3, ['a']],
+      [7, ['b', 'c', 'd']],
+    ]);
+  });
+
+  it('caps the next batch at maxSize and sends the rest right after it', () => {
+    scheduler.run(({ hot, cold, expectObservable }) => {
+      const src = hot('a 3ms bcd 6ms |');
+      const out = src.pipe(batchWhileBusy(2, 3, applyTaking(cold, [4]), 1, scheduler));
+      expectObservable(out).toBe('7ms x 3ms y 3ms (z|)', { x: ['a'], y: ['b', 'c'], z: ['d'] });
+    });
+    expect(started).toEqual([
+      [3, ['a']],
+      [7, ['b', 'c']],
+      [11, ['d']],
+    ]);
+  });
+
+  it('starts a full buffer at once instead of waiting maxWaitMs', () => {
+    scheduler.run(({ hot, cold, expectObservable }) => {
+      const src = hot('abc 10ms |');
+      const out = src.pipe(batchWhileBusy(3, 100, applyTaking(cold, [2]), 1, scheduler));
+      expectObservable(out).toBe('4ms x 8ms |', { x: ['a', 'b', 'c'] });
+    });
+    expect(started).toEqual([[2, ['a', 'b', 'c']]]);
+  });
+
+  it('applies two batches at once with maxInFlight 2, and a third when one of them completes', () => {
+    scheduler.run(({ hot, cold, expectObservable }) => {
+      const src = hot('abcdef 10ms |');
+      const out = src.pipe(batchWhileBusy(2, 100, applyTaking(cold, [5]), 2, scheduler));
+      expectObservable(out).toBe('6ms x 1ms y 2ms z 4ms |', { x: ['a', 'b'], y: ['c', 'd'], z: ['e', 'f'] });
+    });
+    expect(started).toEqual([
+      [1, ['a', 'b']],
+      [3, ['c', 'd']],
+      [6, ['e', 'f']],
+    ]);
+  });
+
+  it('emits results of concurrent batches in the order they complete', () => {
+    scheduler.run(({ hot, cold, expectObservable }) => {
+      const src = hot('abcd 10ms |');
+      const out = src.pipe(batchWhileBusy(2, 100, applyTaking(cold, [5, 1]), 2, scheduler));
+      expectObservable(out).toBe('4ms y 1ms x 7ms |', { x: ['a', 'b'], y: ['c', 'd'] });
+    });
+  });
+
+  it('flushes what is buffered when the source completes, without waiting maxWaitMs', () => {
+    scheduler.run(({ hot, cold, expectObservable }) => {
+      const src = hot('ab|');
+      const out = src.pipe(batchWhileBusy(10, 100, applyTaking(cold, [3]), 1, scheduler));
+      expectObservable(out).toBe('5ms (x|)', { x: ['a', 'b'] });
+    });
+    expect(started).toEqual([[2, ['a', 'b']]]);
+  });
+
+  it('completes only after the batches still in flight and the flushed rest are applied', () => {
+    scheduler.run(({ hot, cold, expectObservable }) => {
+      const src = hot('a--b|');
+      const out = src.pipe(batchWhileBusy(10, 2, applyTaking(cold, [3]), 1, scheduler));
+      expectObservable(out).toBe('5ms x 2ms (y|)', { x: ['a'], y: ['b'] });
+    });
+    expect(started).toEqual([
+      [2, ['a']],
+      [5, ['b']],
+    ]);
+  });
+
+  it('propagates an error of the source at once and stops waiting for the batch in flight', () => {
+    scheduler.run(({ hot, cold, expectObservable, expectSubscriptions }) => {
+      const inner = cold('5ms (x|)', { x: ['a'] });
+      const src = hot('a-#', undefined, new Error('source failed'));
+      const out = src.pipe(batchWhileBusy(1, 100, () => inner, 1, scheduler));
+      expectObservable(out).toBe('--#', undefined, new Error('source failed'));
+      expectSubscriptions(inner.subscriptions).toBe('^-!');
+    });
+  });
+
+  it('propagates an error of apply and applies nothing more', () => {
+    scheduler.run(({ hot, cold, expectObservable }) => {
+      const src = hot('a---b|');
+      const out = src.pipe(
+        batchWhileBusy(
+          1,
+          100,
+          (batch: string[]) => {
+            started.push([scheduler.now(), batch]);
+            return cold<string[]>('2ms #', undefined, new Error('apply failed'));
+          },
+          1,
+          scheduler,
+        ),
+      );
+      expectObservable(out).toBe('--#', undefined, new Error('apply failed'));
+    });
+    expect(started).toEqual([[0, ['a']]]);
   });
 });

@@ -5,24 +5,38 @@
  * recomputation of persons seen in several batches). `bufferTime` + `concatMap` would instead queue many
  * small fixed batches behind a slow one. With `maxInFlight` > 1, that many batches are applied at once
  * (their results may arrive out of order); completion flushes what is left.
+ *
+ * `apply` returns its result as an ObservableInput (a Promise, or an Observable emitting it and
+ * completing); a batch holds its slot until that completes. Time comes from `scheduler`, so tests can run
+ * the operator in virtual time.
  */
-import { Observable, type OperatorFunction } from 'rxjs';
+import {
+  asyncScheduler,
+  from,
+  Observable,
+  type ObservableInput,
+  type OperatorFunction,
+  type SchedulerLike,
+  Subscription,
+} from 'rxjs';
 
 export function batchWhileBusy<T, R>(
   maxSize: number,
   maxWaitMs: number,
-  apply: (batch: T[]) => Promise<R>,
+  apply: (batch: T[]) => ObservableInput<R>,
   maxInFlight = 1,
+  scheduler: SchedulerLike = asyncScheduler,
 ): OperatorFunction<T, R> {
   return (source) =>
     new Observable<R>((subscriber) => {
       const buffer: T[] = [];
       let inFlight = 0;
       let done = false;
-      let timer: NodeJS.Timeout | null = null;
+      let timer: Subscription | null = null;
+      const batches = new Subscription();
 
       const clearTimer = (): void => {
-        if (timer) clearTimeout(timer);
+        timer?.unsubscribe();
         timer = null;
       };
 
@@ -33,7 +47,7 @@ export function batchWhileBusy<T, R>(
           return;
         }
         if (!force && !done && buffer.length < maxSize) {
-          timer ??= setTimeout(() => {
+          timer ??= scheduler.schedule(() => {
             timer = null;
             pump(true);
           }, maxWaitMs);
@@ -42,14 +56,16 @@ export function batchWhileBusy<T, R>(
         clearTimer();
         inFlight++;
         const batch = buffer.splice(0, maxSize);
-        apply(batch).then(
-          (result) => {
-            inFlight--;
-            subscriber.next(result);
-            // What arrived meanwhile already waited at least one batch: send it now.
-            pump(buffer.length > 0);
-          },
-          (err: unknown) => subscriber.error(err),
+        batches.add(
+          from(apply(batch)).subscribe({
+            next: (result) => subscriber.next(result),
+            error: (err: unknown) => subscriber.error(err),
+            complete: () => {
+              inFlight--;
+              // What arrived meanwhile already waited at least one batch: send it now.
+              pump(buffer.length > 0);
+            },
+          }),
         );
         // With room for more batches in flight, a full buffer starts the next one at once.
         if (buffer.length >= maxSize) pump(true);
@@ -68,6 +84,7 @@ export function batchWhileBusy<T, R>(
       });
       return () => {
         clearTimer();
+        batches.unsubscribe();
         sub.unsubscribe();
       };
     });
