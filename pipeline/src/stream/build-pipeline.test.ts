@@ -1,0 +1,319 @@
+import { from, lastValueFrom, type Observable, Subject, toArray } from 'rxjs';
+import { eventSubject, LINK_CLICK_SUBJECT_NAME } from '../../../contracts/src/subjects';
+import type { InboundMessage } from '../adapters/nats-source';
+import {
+  type BatchItem,
+  type BatchOutcome,
+  buildPipeline,
+  type PipelineOptions,
+  type PipelinePorts,
+  type PipelineReport,
+} from './build-pipeline';
+
+// Time is jest's fake clock: retries wait on rxjs timers, which run on the faked setInterval, and the
+// pipeline reads Date.now, so backoff delays and the reported seconds are exact.
+
+class TransientError extends Error {}
+class PermanentError extends Error {}
+
+const OPTIONS: PipelineOptions = { flushMs: 5, batchMax: 10, retries: 3, retryBaseMs: 100, nakDelayMs: 2000 };
+const SUBJECT = eventSubject(0, 'st_test', LINK_CLICK_SUBJECT_NAME);
+const encoder = new TextEncoder();
+
+/** Everything observable that happened, in order: port calls and the messages' ack, nak and working. */
+type Log = string[];
+
+function message(log: Log, seq: number, body?: string): InboundMessage {
+  const click = { code: 'spring', clickId: `click-${seq}`, at: '2026-01-01T00:00:00Z' };
+  return {
+    subject: SUBJECT,
+    seq,
+    data: encoder.encode(body ?? JSON.stringify(click)),
+    receivedAt: 1000 + seq,
+    redelivered: false,
+    ack: () => log.push(`ack ${seq}`),
+    nak: (delayMs) => log.push(`nak ${seq} ${delayMs}`),
+    working: () => log.push(`working ${seq}`),
+  };
+}
+
+const messages = (log: Log, count: number): InboundMessage[] =>
+  Array.from({ length: count }, (_, i) => message(log, i + 1));
+
+const committedOutcome = (seqs: readonly number[]): BatchOutcome => ({
+  size: seqs.length,
+  stored: seqs.length,
+  duplicates: 0,
+  deadLettered: 0,
+  receivedAt: seqs.map((s) => 1000 + s),
+});
+
+interface FakePortsOptions {
+  /** The error the n-th call of applyBatch (from 1) fails with for these messages, if any. */
+  failure?: (seqs: readonly number[], call: number) => Error | undefined;
+  /** The error dead-lettering fails with, if any. */
+  deadLetterFailure?: Error;
+  /** Time one applyBatch takes. */
+  applyMs?: number;
+}
+
+/** An in-memory port: records every call with its time, fails as told, and treats TransientError as transient. */
+class FakePorts implements PipelinePorts {
+  readonly calls: { at: number; seqs: number[]; items: readonly BatchItem[] }[] = [];
+
+  constructor(
+    private readonly log: Log,
+    private readonly opts: FakePortsOptions = {},
+  ) {}
+
+  async applyBatch(items: readonly BatchItem[]): Promise<BatchOutcome> {
+    const seqs = items.map((it) => it.msg.seq);
+    this.calls.push({ at: Date.now(), seqs, items });
+    const call = this.calls.length;
+    if (this.opts.applyMs) await new Promise((resolve) => setTimeout(resolve, this.opts.applyMs));
+    const err = this.opts.failure?.(seqs, call);
+    if (err) {
+      this.log.push(`failed [${seqs.join(',')}]`);
+      throw err;
+    }
+    this.log.push(`committed [${seqs.join(',')}]`);
+    return committedOutcome(seqs);
+  }
+
+  deadLetter(item: BatchItem, reason: string): Promise<void> {
+    this.log.push(`dead-letter ${item.msg.seq}: ${reason}`);
+    return this.opts.deadLetterFailure ? Promise.reject(this.opts.deadLetterFailure) : Promise.resolve();
+  }
+
+  isTransient(err: unknown): boolean {
+    return err instanceof TransientError;
+  }
+}
+
+/** Runs the pipeline over a source until it completes, moving the fake clock along. */
+async function runPipeline(
+  source$: Observable<InboundMessage>,
+  ports: PipelinePorts,
+  opts: Partial<PipelineOptions> = {},
+): Promise<PipelineReport[]> {
+  const reports = lastValueFrom(buildPipeline(source$, ports, { ...OPTIONS, ...opts }).pipe(toArray()));
+  await jest.runAllTimersAsync();
+  return reports;
+}
+
+const ackOf = (...seqs: number[]) => seqs.map((s) => `ack ${s}`);
+const workingOf = (...seqs: number[]) => seqs.map((s) => `working ${s}`);
+
+describe('buildPipeline', () => {
+  let log: Log;
+
+  beforeEach(() => {
+    jest.useFakeTimers({ now: 0 });
+    log = [];
+  });
+
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it('applies a batch through the port, then acks every message after the commit', async () => {
+    const ports = new FakePorts(log);
+    const reports = await runPipeline(from(messages(log, 3)), ports);
+
+    expect(log).toEqual(['committed [1,2,3]', ...ackOf(1, 2, 3)]);
+    expect(reports).toEqual([{ type: 'committed', outcome: committedOutcome([1, 2, 3]), seconds: 0 }]);
+  });
+
+  it('hands the port every message decoded, an undecodable one as poison', async () => {
+    const ports = new FakePorts(log);
+    await runPipeline(from([message(log, 1), message(log, 2, '{not json')]), ports);
+
+    const [good, bad] = ports.calls[0]!.items;
+    expect(good!.decoded).toEqual({
+      kind: 'link_click',
+      storeId: 'st_test',
+      click: expect.objectContaining({ code: 'spring', clickId: 'click-1' }),
+    });
+    expect(bad!.decoded).toEqual({
+      kind: 'poison',
+      storeId: 'st_test',
+      reason: expect.stringContaining('undecodable JSON'),
+    });
+    expect(log).toEqual(['committed [1,2]', ...ackOf(1, 2)]);
+  });
+
+  it('retries a transient failure with exponential backoff, extending the ack deadline, then commits', async () => {
+    const ports = new FakePorts(log, {
+      failure: (_seqs, call) => (call <= 2 ? new TransientError('busy') : undefined),
+    });
+    const reports = await runPipeline(from(messages(log, 2)), ports);
+
+    expect(ports.calls.map((c) => c.at)).toEqual([0, 100, 300]);
+    expect(log).toEqual([
+      'failed [1,2]',
+      ...workingOf(1, 2),
+      'failed [1,2]',
+      ...workingOf(1, 2),
+      'committed [1,2]',
+      ...ackOf(1, 2),
+    ]);
+    expect(reports).toEqual([{ type: 'committed', outcome: committedOutcome([1, 2]), seconds: 0.3 }]);
+  });
+
+  it('naks every message with the redelivery delay when transient failures outlast the retries', async () => {
+    const busy = new TransientError('database unavailable');
+    const ports = new FakePorts(log, { failure: () => busy });
+    const reports = await runPipeline(from(messages(log, 2)), ports, { nakDelayMs: 1500 });
+
+    // One try and three retries, none of them acked.
+    expect(ports.calls.map((c) => c.at)).toEqual([0, 100, 300, 700]);
+    expect(log.filter((l) => l.startsWith('ack'))).toEqual([]);
+    expect(log.slice(-2)).toEqual(['nak 1 1500', 'nak 2 1500']);
+    expect(log.filter((l) => l.startsWith('working'))).toEqual([
+      ...workingOf(1, 2),
+      ...workingOf(1, 2),
+      ...workingOf(1, 2),
+    ]);
+    expect(reports).toEqual([{ type: 'nak', size: 2, error: busy }]);
+  });
+
+  it('isolates a batch that fails permanently: the others are committed and acked, the bad one dead-lettered and acked', async () => {
+    const bad = new PermanentError('value out of range');
+    const ports = new FakePorts(log, { failure: (seqs) => (seqs.includes(2) ? bad : undefined) });
+    const reports = await runPipeline(from(messages(log, 3)), ports);
+
+    // A permanent failure is not retried: the batch, then each message alone, all at once.
+    expect(ports.calls.map((c) => [c.at, c.seqs])).toEqual([
+      [0, [1, 2, 3]],
+      [0, [1]],
+      [0, [2]],
+      [0, [3]],
+    ]);
+    expect(log).toEqual([
+      'failed [1,2,3]',
+      'committed [1]',
+      'ack 1',
+      'failed [2]',
+      'dead-letter 2: processing failed: value out of range',
+      'ack 2',
+      'committed [3]',
+      'ack 3',
+    ]);
+    expect(reports).toEqual([
+      { type: 'isolated', size: 3, error: bad },
+      { type: 'committed', outcome: committedOutcome([1]), seconds: 0 },
+      {
+        type: 'committed',
+        outcome: { size: 1, stored: 0, duplicates: 0, deadLettered: 1, receivedAt: [] },
+        seconds: 0,
+      },
+      { type: 'committed', outcome: committedOutcome([3]), seconds: 0 },
+    ]);
+  });
+
+  it('naks the bad message, and acks it not, when dead-lettering it fails', async () => {
+    const dlqDown = new TransientError('dead-letter stream unavailable');
+    const ports = new FakePorts(log, {
+      failure: (seqs) => (seqs.includes(2) ? new PermanentError('bad') : undefined),
+      deadLetterFailure: dlqDown,
+    });
+    const reports = await runPipeline(from(messages(log, 3)), ports);
+
+    expect(log).toEqual([
+      'failed [1,2,3]',
+      'committed [1]',
+      'ack 1',
+      'failed [2]',
+      'dead-letter 2: processing failed: bad',
+      'nak 2 2000',
+      'committed [3]',
+      'ack 3',
+    ]);
+    expect(reports.map((r) => r.type)).toEqual(['isolated', 'committed', 'nak', 'committed']);
+    expect(reports[2]).toEqual({ type: 'nak', size: 1, error: dlqDown });
+  });
+
+  it('while isolating, retries a message that fails transiently and naks it alone when retries run out', async () => {
+    const busy = new TransientError('lock timeout');
+    const ports = new FakePorts(log, {
+      failure: (seqs) => (seqs.length > 1 ? new PermanentError('bad') : seqs[0] === 2 ? busy : undefined),
+    });
+    const reports = await runPipeline(from(messages(log, 3)), ports, { retries: 2 });
+
+    expect(ports.calls.map((c) => [c.at, c.seqs])).toEqual([
+      [0, [1, 2, 3]],
+      [0, [1]],
+      [0, [2]],
+      [100, [2]],
+      [300, [2]],
+      [300, [3]],
+    ]);
+    expect(log).toEqual([
+      'failed [1,2,3]',
+      'committed [1]',
+      'ack 1',
+      'failed [2]',
+      'working 2',
+      'failed [2]',
+      'working 2',
+      'failed [2]',
+      'nak 2 2000',
+      'committed [3]',
+      'ack 3',
+    ]);
+    expect(reports).toEqual([
+      { type: 'isolated', size: 3, error: expect.any(PermanentError) },
+      { type: 'committed', outcome: committedOutcome([1]), seconds: 0 },
+      { type: 'nak', size: 1, error: busy },
+      { type: 'committed', outcome: committedOutcome([3]), seconds: 0 },
+    ]);
+  });
+
+  it('emits the reports batch after batch, in order, and applies the next batch after the previous is acked', async () => {
+    const ports = new FakePorts(log, {
+      failure: (seqs) => (seqs.includes(4) ? new PermanentError('bad') : undefined),
+    });
+    const reports = await runPipeline(from(messages(log, 5)), ports, { batchMax: 2 });
+
+    expect(ports.calls.map((c) => c.seqs)).toEqual([[1, 2], [3, 4], [3], [4], [5]]);
+    expect(
+      reports.map((r) => (r.type === 'committed' ? `committed ${r.outcome.size}` : `${r.type} ${r.size}`)),
+    ).toEqual(['committed 2', 'isolated 2', 'committed 1', 'committed 1', 'committed 1']);
+    expect(log.indexOf('failed [3,4]')).toBeGreaterThan(log.indexOf('ack 2'));
+    expect(log.indexOf('committed [5]')).toBeGreaterThan(log.indexOf('ack 4'));
+  });
+
+  it('gathers the messages that arrive while a batch is applied into the next batch', async () => {
+    const ports = new FakePorts(log, { applyMs: 50 });
+    const source = new Subject<InboundMessage>();
+    const all = messages(log, 4);
+    const reports = lastValueFrom(buildPipeline(source, ports, OPTIONS).pipe(toArray()));
+
+    source.next(all[0]!); // t=0; flushed alone after flushMs, applied until t=55
+    for (const msg of all.slice(1)) {
+      await jest.advanceTimersByTimeAsync(10);
+      source.next(msg); // t=10, 20, 30
+    }
+    source.complete();
+    await jest.runAllTimersAsync();
+
+    expect(ports.calls.map((c) => [c.at, c.seqs])).toEqual([
+      [5, [1]],
+      [55, [2, 3, 4]],
+    ]);
+    expect((await reports).map((r) => r.type === 'committed' && r.seconds)).toEqual([0.05, 0.05]);
+    expect(log).toEqual(['committed [1]', 'ack 1', 'committed [2,3,4]', ...ackOf(2, 3, 4)]);
+  });
+
+  it('applies up to `concurrency` batches at once', async () => {
+    const ports = new FakePorts(log, { applyMs: 50 });
+    await runPipeline(from(messages(log, 6)), ports, { batchMax: 2, concurrency: 2 });
+
+    expect(ports.calls.map((c) => [c.at, c.seqs])).toEqual([
+      [0, [1, 2]],
+      [0, [3, 4]],
+      [50, [5, 6]],
+    ]);
+    expect(log.filter((l) => l.startsWith('ack'))).toEqual(ackOf(1, 2, 3, 4, 5, 6));
+  });
+});
