@@ -39,7 +39,7 @@ export const METRIC_COLUMNS = [
 ] as const;
 
 /** Integer sums of one group, in stored units. */
-interface GroupSums {
+export interface GroupSums {
   dims: Record<Dimension, string>;
   weight: number;
   newWeight: number;
@@ -70,7 +70,7 @@ export function validateRange(start: string, end: string): void {
     throw badRequest('end_date', `must be at most ${MAX_RANGE_DAYS} days after start_date`);
 }
 
-function validateDimensions(dimensions: readonly string[]): Dimension[] {
+export function validateDimensions(dimensions: readonly string[]): Dimension[] {
   if (dimensions.length < 1 || dimensions.length > 3) throw badRequest('dimensions', 'must have 1 to 3 entries');
   for (const d of dimensions) {
     if (!(DIMENSIONS as readonly string[]).includes(d))
@@ -80,12 +80,12 @@ function validateDimensions(dimensions: readonly string[]): Dimension[] {
   return dimensions as Dimension[];
 }
 
-interface SortKey {
+export interface SortKey {
   column: string;
   desc: boolean;
 }
 
-function validateOrders(orders: readonly OrderSpec[] | undefined, dims: readonly Dimension[]): SortKey[] {
+export function validateOrders(orders: readonly OrderSpec[] | undefined, dims: readonly Dimension[]): SortKey[] {
   const allowed = new Set<string>([...METRIC_COLUMNS, ...dims]);
   return (orders ?? []).map((o, i) => {
     if (!allowed.has(o.column)) {
@@ -101,7 +101,7 @@ function validateOrders(orders: readonly OrderSpec[] | undefined, dims: readonly
   });
 }
 
-function toRecord(g: GroupSums, dims: readonly Dimension[]): AttributionRecord {
+export function toRecord(g: GroupSums, dims: readonly Dimension[]): AttributionRecord {
   const conversions = g.weight / WEIGHT_SCALE;
   const conversionValue = g.valueMicros / MONEY_SCALE;
   const spend = g.spendMicros / MONEY_SCALE;
@@ -135,7 +135,7 @@ function toRecord(g: GroupSums, dims: readonly Dimension[]): AttributionRecord {
   };
 }
 
-function compareRecords(
+export function compareRecords(
   a: AttributionRecord,
   b: AttributionRecord,
   keys: readonly SortKey[],
@@ -162,8 +162,6 @@ function compareRecords(
   }
   return 0;
 }
-
-export type { GroupSums };
 
 /** Sorted records per grouped result (the cached array is the key, so they expire together). */
 const SORTED = new WeakMap<GroupSums[], Map<string, AttributionRecord[]>>();
