@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps generate run stop clean services-up services-down migrate nats-setup check typecheck lint format test test-unit test-integration bench cluster cluster-stop
+.PHONY: help deps tracker generate run stop clean services-up services-down migrate nats-setup check typecheck lint format test test-unit test-integration bench cluster cluster-stop
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -10,7 +10,16 @@ help: ## List the targets
 deps: ## Install what is missing: nats-server, PostgreSQL 15 (Debian packages), npm packages (npm ci)
 	@bash infra/local/install-deps.sh
 
-generate: deps ## Generate the tsoa routes and the OpenAPI document from the controllers
+# The tracker is rebuilt only when one of its sources is newer than its build.
+TRACKER_INPUTS := $(shell find tracker/src tracker/shopify -type f 2>/dev/null) tracker/tsconfig.json \
+	contracts/src/tracker.ts scripts/build-tracker.ts package.json
+
+tracker/dist/manifest.json: $(TRACKER_INPUTS)
+	@node --import tsx scripts/build-tracker.ts
+
+tracker: deps tracker/dist/manifest.json ## Build the store-side tracker (t.js, Shopify pixels) into tracker/dist
+
+generate: deps tracker/dist/manifest.json ## Build the tracker; generate the tsoa routes and the OpenAPI document
 	@npx tsoa spec-and-routes -c query-api/tsoa.json >/dev/null
 
 run: generate ## Start everything in the foreground (local NATS + PostgreSQL unless NATS_URL / DATABASE_URL are set)
@@ -32,12 +41,14 @@ migrate: deps ## Apply SQL migrations to DATABASE_URL (or to the local PostgreSQ
 
 check: generate ## Type check, lint, format check, and OpenAPI drift check
 	@npx tsc --noEmit -p tsconfig.json
+	@npx tsc --noEmit -p tracker/tsconfig.json
 	@npx eslint --max-warnings 0 .
 	@npx prettier --check . >/dev/null || (npx prettier --check . ; exit 1)
 	@git diff --quiet -- query-api/openapi/openapi.json || (echo "openapi.json changed: regenerate and commit it (git diff query-api/openapi)"; exit 1)
 
 typecheck: generate
 	@npx tsc --noEmit -p tsconfig.json
+	@npx tsc --noEmit -p tracker/tsconfig.json
 
 lint: generate
 	@npx eslint --max-warnings 0 .
@@ -45,8 +56,9 @@ lint: generate
 format:
 	@npx prettier --log-level warn --write .
 
-test: generate ## Run the whole suite (unit + integration against throwaway nats-server and PostgreSQL)
+test: generate ## Run the whole suite (unit + integration against throwaway nats-server, PostgreSQL and Chromium)
 	@npx tsc --noEmit -p tsconfig.json
+	@npx tsc --noEmit -p tracker/tsconfig.json
 	@npx eslint --max-warnings 0 .
 	@npx prettier --check . >/dev/null || (npx prettier --check . ; exit 1)
 	@npx jest --selectProjects unit --silent

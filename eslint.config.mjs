@@ -21,7 +21,18 @@ const ioModules = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.data/**', 'coverage/**', 'query-api/src/generated/**', '*.js', '*.mjs'] },
+  {
+    ignores: [
+      'node_modules/**',
+      '**/dist/**',
+      'test/fixtures/**/*.js',
+      '.data/**',
+      'coverage/**',
+      'query-api/src/generated/**',
+      '*.js',
+      '*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

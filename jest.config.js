@@ -21,7 +21,9 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       transform,
-      testMatch: ['<rootDir>/{contracts,runtime,storage,pipeline,webhook-worker,query-api,mcp,scripts}/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/{contracts,runtime,storage,pipeline,webhook-worker,query-api,mcp,scripts,tracker}/**/*.test.ts',
+      ],
       testPathIgnorePatterns: ['\\.int\\.test\\.ts$', '/node_modules/'],
     },
     {
