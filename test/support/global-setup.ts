@@ -8,10 +8,13 @@ import path from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { migrate } from '../../infra/migrate';
 import { setupNats } from '../../infra/nats-setup';
+import { buildTracker } from '../../scripts/build-tracker';
 import { startLocalServices } from './local-services';
 import { TEST_PARTITIONS } from './env';
 
 export default async function globalSetup(): Promise<void> {
+  // The API serves the tracker from its build (make test builds it too; a direct `npx jest` may not have).
+  await buildTracker();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attrib-test-'));
   fs.chmodSync(dataDir, 0o755);
   const services = await startLocalServices(dataDir);

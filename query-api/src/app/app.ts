@@ -1,7 +1,8 @@
 /**
- * Builds the Express app: request ids and logs, metrics, body limits, CORS for the beacon
- * route, version check, health, OpenAPI and Swagger UI, the tsoa-generated routes, 404, and one error
- * handler that maps every failure to the docs/product.md, API conventions envelope (never a 500 for bad input).
+ * Builds the Express app: request ids and logs, metrics, body limits, CORS for the beacon route, version
+ * check, health, OpenAPI and Swagger UI, the tracker script, the MCP endpoint, the tsoa-generated routes, 404,
+ * and one error handler that maps every failure to the error envelope (docs/product.md, API conventions;
+ * never a 500 for bad input).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import type { AppContext } from './context';
 import { ApiError, errorBody } from './errors';
 import { findUnstorable } from '../../../contracts/src/validation/storable';
 import { mountMcp } from './mcp-route';
+import { registerTrackerRoutes } from './tracker-asset';
 
 const isIngestRoute = (path: string): boolean =>
   path.startsWith('/collect/') || /^\/[^/]+\/api\/(events|store\/)/.test(path);
@@ -149,6 +151,7 @@ export function createApp(ctx: AppContext): express.Express {
   const openapi = loadOpenApi();
   app.get('/openapi.json', (_req, res) => void res.json(openapi));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(openapi));
+  registerTrackerRoutes(app, ctx.logger);
 
   // Before the generated routes: their short-link redirect `GET /{code}` would take `/mcp`.
   mountMcp(app, ctx);
