@@ -1,8 +1,8 @@
 /**
- * Builds the Express app: request ids and logs, metrics, body limits, CORS for the beacon route, version
- * check, health, OpenAPI and Swagger UI, the tracker script, the MCP endpoint, the tsoa-generated routes, 404,
- * and one error handler that maps every failure to the error envelope (docs/product.md, API conventions;
- * never a 500 for bad input).
+ * Builds the Express app: request ids and logs, metrics, body limits, CORS and the per-IP limit of the
+ * browser route, version check, health, OpenAPI and Swagger UI, the tracker script, the MCP endpoint, the
+ * tsoa-generated routes, 404, and one error handler that maps every failure to the error envelope
+ * `{code, message: "<field>: <what is wrong>", data: null}` (never a 500 for bad input).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { API_VERSION } from '../../../contracts/src/reports';
 import { isTransientDbError } from '../../../storage/db';
 import { RegisterRoutes } from '../generated/routes';
 import type { AppContext } from './context';
+import { enforceRateLimit } from './authentication';
 import { ApiError, errorBody } from './errors';
 import { findUnstorable } from '../../../contracts/src/validation/storable';
 import { mountMcp } from './mcp-route';
@@ -106,13 +107,17 @@ export function createApp(ctx: AppContext): express.Express {
     next();
   });
 
-  // Browsers post beacons cross-origin; only this route opens CORS.
+  // Trackers on any store's pages post here cross-origin, without credentials: CORS is open to every origin
+  // (text/plain needs no preflight; application/json gets one), and Retry-After is readable by the script.
+  // The per-IP limit comes before the body is read or the key is looked up.
   app.use('/collect', (req, res, next) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
     res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
+    res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
     res.setHeader('Access-Control-Max-Age', '86400');
     if (req.method === 'OPTIONS') return void res.status(204).end();
+    enforceRateLimit(ctx, `ip:${req.ip ?? ''}:collect`, ctx.config.collectIpRate, 'client_ip');
     next();
   });
   app.use('/collect', express.text({ type: 'text/plain', limit: ctx.config.bodyLimitBytes }));

@@ -6,6 +6,7 @@
  *   @Security('ingest_key')            header X-Ingest-Key
  *   @Security('access_token')          header Authorization: Bearer <token>
  * and `/mcp` (mcp-route.ts): header ApiKey, 20 requests/s, each tool call then counted by its own operation.
+ * The browser route /collect/<ingest key> authenticates with the key in its path and a limit of its own.
  */
 import type { Request } from 'express';
 import { digestCredential, type CredentialKind } from '../../../storage/credentials';
@@ -44,13 +45,28 @@ function credentialOf(request: Request, securityName: string): { kind: Credentia
   return { kind: spec.kind, secret: (value ?? '').trim(), field: spec.kind === 'api_key' ? 'ApiKey' : 'X-Ingest-Key' };
 }
 
+/** A per-key limit: requests per second under a name (the class and operation it counts). */
+export interface KeyRateLimit {
+  name: string;
+  perSecond: number;
+}
+
+/** Takes one request from a limit's window; a 429 with Retry-After, naming `field`, when it is used up. */
+export function enforceRateLimit(ctx: AppContext, key: string, perSecond: number, field: string): void {
+  const decision = ctx.rateLimiter.take(key, perSecond);
+  if (!decision.allowed) {
+    throw new ApiError(429, `${field}: rate limit of ${perSecond} requests per second exceeded`, {
+      'Retry-After': String(decision.retryAfterS),
+    });
+  }
+}
+
 export async function authenticate(
   ctx: AppContext,
   kind: CredentialKind,
   secret: string,
   field: string,
-  rateClass: string | undefined,
-  operation = '',
+  limit: KeyRateLimit | undefined,
 ): Promise<Principal> {
   if (!secret) throw new ApiError(401, `${field}: header is missing`);
   const digest = digestCredential(secret).toString('hex');
@@ -63,15 +79,7 @@ export async function authenticate(
   }
   if (!store) throw new ApiError(401, `${field}: unknown or revoked credential`);
   const keyId = digest.slice(0, 24);
-  const perSecond = rateClass ? RATE_CLASSES[rateClass] : undefined;
-  if (perSecond !== undefined) {
-    const decision = ctx.rateLimiter.take(`${keyId}:${rateClass}:${operation}`, perSecond);
-    if (!decision.allowed) {
-      throw new ApiError(429, `${field}: rate limit of ${perSecond} requests per second exceeded`, {
-        'Retry-After': String(decision.retryAfterS),
-      });
-    }
-  }
+  if (limit) enforceRateLimit(ctx, `${keyId}:${limit.name}`, limit.perSecond, field);
   return { store, keyId };
 }
 
@@ -82,6 +90,12 @@ export async function expressAuthentication(
 ): Promise<Principal> {
   const ctx = request.app.locals.ctx as AppContext;
   const { kind, secret, field } = credentialOf(request, securityName);
-  // Limits apply per key and per operation (the route), as the spec's Limits table lists them.
-  return authenticate(ctx, kind, secret, field, scopes?.[0], `${request.method} ${request.path}`);
+  // Limits apply per key and per operation (the route).
+  const rateClass = scopes?.[0];
+  const perSecond = rateClass ? RATE_CLASSES[rateClass] : undefined;
+  const limit =
+    rateClass && perSecond !== undefined
+      ? { name: `${rateClass}:${request.method} ${request.path}`, perSecond }
+      : undefined;
+  return authenticate(ctx, kind, secret, field, limit);
 }

@@ -26,6 +26,8 @@ const schema = z
     API_CREDENTIAL_CACHE_MS: int(0),
     API_CREDENTIAL_STALE_MS: int(600_000),
     MCP_ALLOWED_ORIGINS: z.string().default(''),
+    API_COLLECT_KEY_RATE: int(1000, 1),
+    API_COLLECT_IP_RATE: int(100, 1),
   })
   .transform((env) => ({
     natsUrl: env.NATS_URL,
@@ -50,6 +52,9 @@ const schema = z
     mcpAllowedOrigins: env.MCP_ALLOWED_ORIGINS.split(',')
       .map((o) => o.trim().replace(/\/+$/, ''))
       .filter(Boolean),
+    /** Requests per second on /collect per ingest key, and per client IP (see docs/decisions.md, Ingestion). */
+    collectKeyRate: env.API_COLLECT_KEY_RATE,
+    collectIpRate: env.API_COLLECT_IP_RATE,
   }));
 
 export type ApiConfig = z.output<typeof schema>;

@@ -9,7 +9,7 @@ import type express from 'express';
 import type { Request } from 'express';
 import { handleMcpPost } from '../../../mcp/src/http-handler';
 import { createReportClient } from '../../../mcp/src/report-client';
-import { authenticate } from './authentication';
+import { authenticate, RATE_CLASSES } from './authentication';
 import type { AppContext } from './context';
 import { ApiError, errorBody } from './errors';
 
@@ -33,7 +33,7 @@ export function mountMcp(app: express.Express, ctx: AppContext): void {
     checkOrigin(req, ctx.config.mcpAllowedOrigins);
     const raw = req.headers.apikey;
     const key = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
-    await authenticate(ctx, 'api_key', key, 'ApiKey', 'mcp', 'POST /mcp');
+    await authenticate(ctx, 'api_key', key, 'ApiKey', { name: 'mcp:POST /mcp', perSecond: RATE_CLASSES.mcp! });
     const requestId = typeof req.id === 'string' || typeof req.id === 'number' ? String(req.id) : undefined;
     const client = createReportClient({
       baseUrl: selfUrl(req),

@@ -48,20 +48,28 @@ export class IngestController extends Controller {
   }
 
   /**
-   * Browser beacon route (`navigator.sendBeacon` cannot set headers): the ingest key is in the path, the
-   * body may be sent as text/plain, CORS is open. A missing `clientIp` is taken from the request, a missing
-   * `seq` is 0 and a missing `type` is `standard` (Shopify pixels omit them).
+   * Browser route of the store-side tracker and the Shopify pixels (`navigator.sendBeacon` cannot set
+   * headers): the ingest key is in the path, the body is JSON sent as `text/plain` (no CORS preflight) or
+   * `application/json`, CORS is open to any origin. A missing `clientIp` is taken from the request, a missing
+   * `seq` is 0 and a missing `type` is `standard` (Shopify pixels omit them). Rate limited per ingest key and
+   * per client IP (429 with Retry-After).
    */
   @Post('collect/{ingest_key}')
   @SuccessResponse(200, 'Accepted')
   @Response<ErrorBody>(400, 'Invalid event; the message names the field')
   @Response<ErrorBody>(401, 'Unknown ingest key')
+  @Response<ErrorBody>(413, 'Body larger than 1 MiB')
+  @Response<ErrorBody>(429, 'Rate limit exceeded; retry after Retry-After seconds')
+  @Response<ErrorBody>(503, 'Stream unavailable; retry')
   public async collect(
     @Path() ingest_key: string,
     @Body() body: unknown,
     @Request() req: ExpressRequest,
   ): Promise<IngestResponse> {
-    const principal = await authenticate(this.ctx, 'ingest_key', ingest_key, 'ingest_key', 'ingest');
+    const principal = await authenticate(this.ctx, 'ingest_key', ingest_key, 'ingest_key', {
+      name: 'collect',
+      perSecond: this.ctx.config.collectKeyRate,
+    });
     let parsed = body;
     if (typeof body === 'string') {
       try {
