@@ -62,6 +62,15 @@ export interface ShopRefund {
   transactions: ShopRefundTransaction[];
 }
 
+/**
+ * A cart attribute carried by the order (Shopify REST `note_attributes`). `_oa_client_id` (written by the
+ * store-side tracker) joins the order to that visitor's browser journey.
+ */
+export interface ShopNoteAttribute {
+  name: string;
+  value?: string | null;
+}
+
 /** An order (Shopify Admin REST `Order`, the subset we use). Natural key: `id`; a newer `updated_at` wins. */
 export interface ShopOrder {
   id: ShopId;
@@ -100,6 +109,8 @@ export interface ShopOrder {
   customer?: ShopOrderCustomer | null;
   line_items: ShopOrderLineItem[];
   refunds?: ShopRefund[];
+  /** Cart attributes; `_oa_client_id` names the tracker's visitor (see docs/decisions.md, Identity). */
+  note_attributes?: ShopNoteAttribute[] | null;
 }
 
 export interface ShopProductImage {

@@ -70,6 +70,10 @@ export const shopOrderSchema = z.looseObject({
       }),
     )
     .optional(),
+  note_attributes: z
+    .array(z.looseObject({ name: z.string(), value: optionalNullableString }))
+    .nullable()
+    .optional(),
 }) satisfies z.ZodType<ShopOrder>;
 
 export const shopProductSchema = z.looseObject({

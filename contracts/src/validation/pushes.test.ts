@@ -64,6 +64,24 @@ describe('validateOrder', () => {
     expect(errorsOf(validateOrder(withoutField(sampleOrder(), field)))).toEqual([`${field}: is required`]);
   });
 
+  it('accepts cart attributes (note_attributes), naming the field of a bad one', () => {
+    const attributes = [
+      { name: '_oa_client_id', value: 'c0ffee00-0000-4000-8000-000000000042' },
+      { name: 'gift_note', value: null },
+      { name: 'empty' },
+    ];
+    expect(valueOf(validateOrder(withField(sampleOrder(), 'note_attributes', attributes))).note_attributes).toEqual(
+      attributes,
+    );
+    valueOf(validateOrder(withField(sampleOrder(), 'note_attributes', null)));
+    expect(errorsOf(validateOrder(withField(sampleOrder(), 'note_attributes', [{ name: 'x', value: 42 }])))).toEqual([
+      'note_attributes[0].value: must be a string, got number',
+    ]);
+    expect(errorsOf(validateOrder(withField(sampleOrder(), 'note_attributes', [{ value: 'x' }])))).toEqual([
+      'note_attributes[0].name: is required',
+    ]);
+  });
+
   it('checks decimal strings', () => {
     expect(errorsOf(validateOrder(withField(sampleOrder(), 'total_price', 68.18)))).toEqual([
       'total_price: must be a non-negative decimal string such as "19.99", got number',

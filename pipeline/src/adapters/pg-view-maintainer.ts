@@ -8,7 +8,9 @@ import type { PoolClient } from 'pg';
 import type { Db } from '../../../storage/db';
 import type { Logger } from '../../../runtime/logger';
 import {
+  browserClientOfOrder,
   type EventFact,
+  handoffKey,
   identityKeysOfEvent,
   identityKeysOfOrder,
   type OrderFact,
@@ -36,6 +38,9 @@ import {
 
 type Q = Db['query'];
 
+/** An epoch-ms time as PostgreSQL timestamptz text; Infinity is PostgreSQL's `infinity` (not seen yet). */
+const toTimestamp = (ms: number): string => (ms === Infinity ? 'infinity' : new Date(ms).toISOString());
+
 export interface MaintainerHooks {
   /** Store facts and identity links only, maintain no view (a rebuild recomputes every view at the end). */
   factsOnly?: boolean;
@@ -59,6 +64,8 @@ interface StoreBatch {
   raw: StorefrontEvent[];
   events: EventFact[];
   orders: OrderFact[];
+  /** Orders naming the browser client of their cart (identity hand-off). */
+  handoffs: Array<{ orderId: string; browserClientId: string }>;
   costs: VariantCost[];
   spend: NewFacts['pushes']['adSpend'];
 }
@@ -75,6 +82,7 @@ function splitByStore(facts: NewFacts, hooks: MaintainerHooks): StoreBatch[] {
         raw: [],
         events: [],
         orders: [],
+        handoffs: [],
         costs: [],
         spend: [],
       };
@@ -94,6 +102,8 @@ function splitByStore(facts: NewFacts, hooks: MaintainerHooks): StoreBatch[] {
     const d = toOrderFact(o.order, b.store.currency, b.rateOf);
     for (const c of d.missingRates) hooks.onMissingRate?.(o.storeId, c);
     b.orders.push(d.fact);
+    const browserClientId = browserClientOfOrder(o.order);
+    if (browserClientId) b.handoffs.push({ orderId: d.fact.orderId, browserClientId });
   }
   for (const p of facts.pushes.products) get(p.storeId).costs.push(...toVariantCosts(p.product));
   for (const s of facts.pushes.adSpend) get(s.storeId).spend.push(s);
@@ -214,10 +224,10 @@ async function lockPersons(q: Q, client: PoolClient, storeId: string, personIds:
 }
 
 /**
- * Extends identity with the batch's clients and links, merges the persons that new links connect (a
- * person's id is its smallest client id), and returns the persons to recompute and those merged away.
+ * Records the batch's clients and identity links; returns the clients and the links that were new.
+ * An order naming a browser client links both to the hand-off key; a client not seen yet is recorded with
+ * `first_seen_at` infinity, which its first event lowers.
  */
-/** Records the batch's clients and identity links; returns the clients and the links that were new. */
 async function recordIdentity(
   q: Q,
   client: PoolClient,
@@ -235,6 +245,11 @@ async function recordIdentity(
     firstSeen.set(id, Math.min(firstSeen.get(id) ?? Infinity, o.createdAt));
     for (const k of identityKeysOfOrder(o)) links.push([id, k]);
   }
+  for (const h of batch.handoffs) {
+    const key = handoffKey(h.browserClientId);
+    links.push([orderClientId(h.orderId), key], [h.browserClientId, key]);
+    if (!firstSeen.has(h.browserClientId)) firstSeen.set(h.browserClientId, Infinity);
+  }
   const batchClients = [...firstSeen.keys()];
   if (batchClients.length === 0) return { batchClients, newLinks: [] };
 
@@ -244,7 +259,7 @@ async function recordIdentity(
      select $1, c, c, t from unnest($2::text[], $3::timestamptz[]) as u(c, t)
      on conflict (store_id, client_id) do update set first_seen_at = excluded.first_seen_at
        where excluded.first_seen_at < clients.first_seen_at`,
-    [storeId, batchClients, batchClients.map((c) => new Date(firstSeen.get(c)!).toISOString())],
+    [storeId, batchClients, batchClients.map((c) => toTimestamp(firstSeen.get(c)!))],
     client,
   );
   const uniqueLinks = [...new Map(links.map((l) => [`${l[0]}\u0000${l[1]}`, l])).values()];
