@@ -2,13 +2,16 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps tracker generate run stop clean services-up services-down migrate nats-setup check typecheck lint format test test-unit test-integration bench cluster cluster-stop
+.PHONY: help deps deps-browser tracker generate run stop clean services-up services-down migrate nats-setup check typecheck lint format test test-unit test-integration bench cluster cluster-stop
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
 deps: ## Install what is missing: nats-server, PostgreSQL 15 (Debian packages), npm packages (npm ci)
 	@bash infra/local/install-deps.sh
+
+deps-browser: ## Also Debian's chromium, for the tracker's browser tests (make test does it)
+	@bash infra/local/install-deps.sh --browser
 
 # The tracker is rebuilt only when one of its sources is newer than its build.
 TRACKER_INPUTS := $(shell find tracker/src tracker/shopify -type f 2>/dev/null) tracker/tsconfig.json \
@@ -56,7 +59,7 @@ lint: generate
 format:
 	@npx prettier --log-level warn --write .
 
-test: generate ## Run the whole suite (unit + integration against throwaway nats-server, PostgreSQL and Chromium)
+test: deps-browser generate ## Run the whole suite (unit + integration against throwaway nats-server, PostgreSQL and Chromium)
 	@npx tsc --noEmit -p tsconfig.json
 	@npx tsc --noEmit -p tracker/tsconfig.json
 	@npx eslint --max-warnings 0 .
@@ -67,7 +70,7 @@ test: generate ## Run the whole suite (unit + integration against throwaway nats
 test-unit: generate
 	@npx jest --selectProjects unit
 
-test-integration: generate
+test-integration: deps-browser generate
 	@npx jest --selectProjects integration --runInBand --detectOpenHandles --forceExit
 
 cluster: generate ## Three-node JetStream cluster, two pipeline workers, API and webhook worker (foreground)

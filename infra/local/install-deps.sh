@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing for local runs and tests: nats-server and PostgreSQL 15 from Debian's
-# packages, and the npm dependencies from the committed lockfile. Idempotent and quiet when all is there.
+# packages, and the npm dependencies from the committed lockfile; with --browser also Debian's chromium,
+# which the tracker's browser tests drive (never a browser download). Idempotent and quiet when all is there.
+# Usage: install-deps.sh [--browser]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -9,6 +11,7 @@ root=$(cd "$here/../.." && pwd)
 need=()
 nats_bin >/dev/null || need+=(nats-server)
 pg_bindir >/dev/null || need+=(postgresql-15)
+if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/chromium ]; then need+=(chromium); fi
 if [ ${#need[@]} -gt 0 ]; then
   log "installing Debian packages: ${need[*]}"
   as_root apt-get update -qq
