@@ -1,5 +1,5 @@
 /**
- * Pushes a demo stream through the ingestion routes (DESIGN D3):
+ * Pushes a demo stream through the ingestion routes:
  * 1. products (`POST /{version}/api/store/products`);
  * 2. events in batches (`POST /{version}/api/events`, at most `batchSize` events and `maxBodyBytes` per request,
  *    `concurrency` requests in flight), interleaved with order versions (`POST /{version}/api/store/orders`):
