@@ -1,7 +1,9 @@
 /**
- * The one PostgreSQL module: a pool with an error listener, tagged queries that carry a
- * `/* service:tag *\/` prefix and are timed, and a transaction helper. Shared by the pipeline, the query
- * API and the scripts; no domain logic lives here.
+ * The one PostgreSQL module: a pool with an error listener, and tagged queries that carry a
+ * `/* service:tag *\/` prefix and are timed. A query function is bound either to the pool (`db.query`) or to
+ * one connection: a transaction (`db.transaction`) or a session (`db.session`) hands its callback a query
+ * function bound to that connection, so no code ever holds a raw client. Shared by every app and script; no
+ * domain logic lives here.
  */
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 
@@ -16,19 +18,31 @@ export interface DbOptions {
   onQuery?: (tag: string, seconds: number, ok: boolean) => void;
 }
 
-export type Queryable = Pool | PoolClient;
+/** A tagged, timed query (the tag names it in logs, metrics and pg_stat_activity); safe to pass around unbound. */
+export type Query = <R extends QueryResultRow = QueryResultRow>(
+  tag: string,
+  sql: string,
+  params?: unknown[],
+) => Promise<R[]>;
+
+export interface TransactionOptions {
+  isolation?: 'read committed' | 'repeatable read' | 'serializable';
+  readOnly?: boolean;
+}
 
 export interface Db {
-  pool: Pool;
   service: string;
-  /** A tagged, timed query; safe to pass around unbound. */
-  query: <R extends QueryResultRow = QueryResultRow>(
-    tag: string,
-    sql: string,
-    params?: unknown[],
-    on?: Queryable,
-  ) => Promise<R[]>;
-  transaction: <T>(tag: string, fn: (client: PoolClient) => Promise<T>) => Promise<T>;
+  /** A query on any pooled connection. */
+  query: Query;
+  /** Runs `fn` in one transaction: commit when it resolves, rollback when it throws. */
+  transaction: <T>(tag: string, fn: (tx: Query) => Promise<T>, opts?: TransactionOptions) => Promise<T>;
+  /**
+   * Runs `fn` on one connection outside a transaction, for what must stay on one session (a session-level
+   * advisory lock held across statements).
+   */
+  session: <T>(fn: (q: Query) => Promise<T>) => Promise<T>;
+  /** Connections open and waiting, for metrics. */
+  poolStats: () => { total: number; idle: number; waiting: number };
   close: () => Promise<void>;
 }
 
@@ -43,47 +57,66 @@ export function createDb(opts: DbOptions): Db {
   // An idle client that loses its connection emits on the pool; without a listener the process dies.
   pool.on('error', (err) => opts.onError?.(err));
 
-  async function query<R extends QueryResultRow>(
-    tag: string,
-    sql: string,
-    params: unknown[] = [],
-    on?: Queryable,
-  ): Promise<R[]> {
-    const started = process.hrtime.bigint();
-    let ok = false;
-    try {
-      const res = await (on ?? pool).query<R>(`/* ${opts.service}:${tag} */ ${sql}`, params);
-      ok = true;
-      return res.rows;
-    } finally {
-      opts.onQuery?.(tag, Number(process.hrtime.bigint() - started) / 1e9, ok);
-    }
-  }
+  const boundTo =
+    (on: Pool | PoolClient): Query =>
+    async <R extends QueryResultRow>(tag: string, sql: string, params: unknown[] = []): Promise<R[]> => {
+      const started = process.hrtime.bigint();
+      let ok = false;
+      try {
+        const res = await on.query<R>(`/* ${opts.service}:${tag} */ ${sql}`, params);
+        ok = true;
+        return res.rows;
+      } finally {
+        opts.onQuery?.(tag, Number(process.hrtime.bigint() - started) / 1e9, ok);
+      }
+    };
 
-  async function transaction<T>(tag: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  /** One checked-out connection for `fn`, guarded against the server going away between two statements. */
+  async function withConnection<T>(fn: (client: PoolClient, q: Query) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     // A checked-out client whose server goes away between two queries emits 'error' on itself (the pool
     // listens only to idle clients): without a listener that would end the process. The next query fails
-    // instead, and the transaction with it.
+    // instead, and the work with it.
     const onClientError = (err: Error): void => opts.onError?.(err);
     client.on('error', onClientError);
     let broken: Error | undefined;
     try {
-      await client.query(`/* ${opts.service}:${tag} */ begin`);
-      const result = await fn(client);
-      await client.query('commit');
-      return result;
+      return await fn(client, boundTo(client));
     } catch (err) {
-      await client.query('rollback').catch((rollbackErr: Error) => (broken = rollbackErr));
+      // A connection that failed as a connection is discarded rather than handed out again.
+      if (isTransientDbError(err)) broken = err as Error;
       throw err;
     } finally {
       client.off('error', onClientError);
-      // A client that could not even roll back is discarded rather than handed out again.
       client.release(broken);
     }
   }
 
-  return { pool, service: opts.service, query, transaction, close: () => pool.end() };
+  async function transaction<T>(tag: string, fn: (tx: Query) => Promise<T>, o: TransactionOptions = {}): Promise<T> {
+    const mode = [o.isolation && `isolation level ${o.isolation}`, o.readOnly && 'read only'].filter(Boolean).join(' ');
+    return withConnection(async (client, tx) => {
+      await tx(tag, `begin ${mode}`);
+      try {
+        const result = await fn(tx);
+        await client.query('commit');
+        return result;
+      } catch (err) {
+        await client.query('rollback').catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  const session = <T>(fn: (q: Query) => Promise<T>): Promise<T> => withConnection((_client, q) => fn(q));
+
+  return {
+    service: opts.service,
+    query: boundTo(pool),
+    transaction,
+    session,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => pool.end(),
+  };
 }
 
 /** PostgreSQL error codes worth retrying: serialization failure, deadlock, connection trouble, shutdown. */

@@ -1,6 +1,5 @@
 /** Stores (tenants) and their credentials (docs/product.md, Credentials and tenancy). Used by the admin CLI and the query API. */
-import type { PoolClient } from 'pg';
-import type { Db } from './db';
+import type { Db, Query } from './db';
 import {
   CREDENTIAL_KINDS,
   type CredentialKind,
@@ -28,14 +27,13 @@ export interface NewStore {
 
 export type StoreCredentials = Record<CredentialKind, string>;
 
-async function insertCredential(db: Db, client: PoolClient, storeId: string, kind: CredentialKind): Promise<string> {
+async function insertCredential(q: Query, storeId: string, kind: CredentialKind): Promise<string> {
   const secret = generateCredential(kind);
-  await db.query(
-    'credential.insert',
-    'insert into credentials (store_id, kind, digest) values ($1, $2, $3)',
-    [storeId, kind, digestCredential(secret)],
-    client,
-  );
+  await q('credential.insert', 'insert into credentials (store_id, kind, digest) values ($1, $2, $3)', [
+    storeId,
+    kind,
+    digestCredential(secret),
+  ]);
   return secret;
 }
 
@@ -43,17 +41,16 @@ export async function createStore(
   db: Db,
   store: NewStore,
 ): Promise<{ store: StoreRecord; credentials: StoreCredentials }> {
-  return db.transaction('store.create', async (client) => {
+  return db.transaction('store.create', async (tx) => {
     const storeId = newStoreId();
-    const [row] = await db.query<StoreRecord>(
+    const [row] = await tx<StoreRecord>(
       'store.insert',
       `insert into stores (store_id, name, timezone, currency, lookback_days) values ($1, $2, $3, $4, $5)
        returning store_id, name, timezone, currency, lookback_days, created_at`,
       [storeId, store.name, store.timezone, store.currency, store.lookbackDays],
-      client,
     );
     const credentials = {} as StoreCredentials;
-    for (const kind of CREDENTIAL_KINDS) credentials[kind] = await insertCredential(db, client, storeId, kind);
+    for (const kind of CREDENTIAL_KINDS) credentials[kind] = await insertCredential(tx, storeId, kind);
     return { store: row!, credentials };
   });
 }
@@ -80,14 +77,13 @@ export async function getStore(db: Db, storeId: string): Promise<StoreRecord | n
 
 /** Revokes every active credential of the kind and issues a new one, atomically. */
 export async function rotateCredential(db: Db, storeId: string, kind: CredentialKind): Promise<string> {
-  return db.transaction('credential.rotate', async (client) => {
-    await db.query(
+  return db.transaction('credential.rotate', async (tx) => {
+    await tx(
       'credential.revoke',
       'update credentials set revoked_at = now() where store_id = $1 and kind = $2 and revoked_at is null',
       [storeId, kind],
-      client,
     );
-    return insertCredential(db, client, storeId, kind);
+    return insertCredential(tx, storeId, kind);
   });
 }
 

@@ -33,7 +33,7 @@ let writer: ReturnType<typeof createBatchWriter>;
 
 beforeAll(() => {
   db = testDb();
-  writer = createBatchWriter(db, createViewMaintainer(silentLogger())(db));
+  writer = createBatchWriter(db, createViewMaintainer(silentLogger()));
 });
 afterAll(() => db.close());
 

@@ -6,16 +6,13 @@
  * redelivered publishes the same ids again (dropped by the stream's duplicate window), and a committed
  * batch has always queued its deliveries.
  */
-import type { PoolClient } from 'pg';
 import type { Checkout, StorefrontEvent } from '../../../contracts/src/events';
 import type { ShopProduct } from '../../../contracts/src/pushes';
 import { webhookSubject, type WebhookDelivery } from '../../../contracts/src/webhook-delivery';
 import type { IdentityEventName } from '../../../contracts/src/webhooks';
-import type { Db } from '../../../storage/db';
+import type { Query } from '../../../storage/db';
 import { buildIdentityPayload, identityEventFor, webhookId, type WebhookPerson } from '../domain/identity-events';
 import { parseLandingUrl } from '../domain/url-params';
-
-type Q = Db['query'];
 
 /** A new event with what the batch knows of its session and person. */
 export interface WebhookCandidate {
@@ -42,12 +39,7 @@ const EMPTY_PERSON: WebhookPerson = {
 };
 
 /** What the store knows of each person: an email from identity, names and address from the latest checkout. */
-async function loadProfiles(
-  q: Q,
-  client: PoolClient,
-  storeId: string,
-  personIds: string[],
-): Promise<Map<string, WebhookPerson>> {
+async function loadProfiles(q: Query, storeId: string, personIds: string[]): Promise<Map<string, WebhookPerson>> {
   const rows = await q<{
     person_id: string;
     email: string | null;
@@ -66,7 +58,6 @@ async function loadProfiles(
          order by r.occurred_at desc limit 1) as lead
      from unnest($2::text[]) as p(person_id)`,
     [storeId, personIds],
-    client,
   );
   const out = new Map<string, WebhookPerson>();
   for (const r of rows) {
@@ -105,9 +96,9 @@ function productIdsOf(e: StorefrontEvent): string[] {
   }
 }
 
-export function createWebhookEnqueuer(q: Q, publish: PublishDelivery, now: () => number = Date.now) {
+export function createWebhookEnqueuer(publish: PublishDelivery, now: () => number = Date.now) {
   return async function enqueue(
-    client: PoolClient,
+    q: Query,
     storeId: string,
     currency: string,
     candidates: WebhookCandidate[],
@@ -117,7 +108,6 @@ export function createWebhookEnqueuer(q: Q, publish: PublishDelivery, now: () =>
       'webhooks.destinations',
       'select destination_id, events from webhook_destinations where store_id = $1 and enabled',
       [storeId],
-      client,
     );
     if (destinations.length === 0) return 0;
     const wanted = candidates
@@ -127,14 +117,13 @@ export function createWebhookEnqueuer(q: Q, publish: PublishDelivery, now: () =>
       .filter((x) => x.to.length > 0);
     if (wanted.length === 0) return 0;
 
-    const profiles = await loadProfiles(q, client, storeId, [...new Set(wanted.map((w) => w.c.personId))]);
+    const profiles = await loadProfiles(q, storeId, [...new Set(wanted.map((w) => w.c.personId))]);
     const productIds = [...new Set(wanted.flatMap((w) => productIdsOf(w.c.event)))];
     const products = productIds.length
       ? await q<{ product_id: string; payload: ShopProduct }>(
           'webhooks.products',
           'select product_id, payload from shop_products where store_id = $1 and product_id = any($2::text[])',
           [storeId, productIds],
-          client,
         )
       : [];
     const productById = new Map(products.map((p) => [p.product_id, p.payload]));

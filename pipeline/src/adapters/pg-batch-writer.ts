@@ -3,8 +3,7 @@
  * natural keys), then the view maintenance step for whatever was new, then dead letters. The caller acks
  * the batch's messages only after this resolves.
  */
-import type { PoolClient } from 'pg';
-import type { Db } from '../../../storage/db';
+import type { Db, Query } from '../../../storage/db';
 import { isTransientDbError } from '../../../storage/db';
 import type { BatchItem, BatchOutcome, PipelinePorts } from '../stream/build-pipeline';
 import type { DecodedFact } from '../domain/decode-message';
@@ -34,7 +33,7 @@ export interface NewFacts {
 }
 
 /** View maintenance hook, run inside the batch transaction after the facts are stored. */
-export type MaintainViews = (client: PoolClient, facts: NewFacts) => Promise<void>;
+export type MaintainViews = (tx: Query, facts: NewFacts) => Promise<void>;
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
@@ -53,10 +52,10 @@ export function createBatchWriter(
   maintainViews?: MaintainViews,
 ): Pick<PipelinePorts, 'applyBatch' | 'deadLetter' | 'isTransient'> {
   async function applyBatch(items: readonly BatchItem[]): Promise<BatchOutcome> {
-    return db.transaction('batch', async (client) => {
+    return db.transaction('batch', async (tx) => {
       const storeIds = [...new Set(items.flatMap((it) => (it.decoded.kind === 'poison' ? [] : [it.decoded.storeId])))];
-      const stores = await loadStores(db, client, storeIds);
-      const rates = await loadRates(db, client, storeIds);
+      const stores = await loadStores(tx, storeIds);
+      const rates = await loadRates(tx, storeIds);
 
       const events: RawEventRow[] = [];
       const seenEvents = new Set<string>();
@@ -113,12 +112,12 @@ export function createBatchWriter(
         }
       }
 
-      const inserted = await insertRawEvents(db, client, events);
+      const inserted = await insertRawEvents(tx, events);
       const newEvents = events.filter((e) => inserted.has(`${e.storeId}\u0000${e.event.id}`));
-      const changed = await upsertPushes(db, client, pushes);
-      await insertLinkClicks(db, client, clicks);
-      await insertDeadLetters(db, client, dead);
-      if (maintainViews) await maintainViews(client, { stores, rates, events: newEvents, pushes: changed, clicks });
+      const changed = await upsertPushes(tx, pushes);
+      await insertLinkClicks(tx, clicks);
+      await insertDeadLetters(tx, dead);
+      if (maintainViews) await maintainViews(tx, { stores, rates, events: newEvents, pushes: changed, clicks });
 
       return {
         size: items.length,
@@ -132,9 +131,7 @@ export function createBatchWriter(
 
   async function deadLetter(item: BatchItem, reason: string): Promise<void> {
     const storeId = item.decoded.kind === 'poison' ? item.decoded.storeId : item.decoded.storeId;
-    await db.transaction('dead_letter', (client) =>
-      insertDeadLetters(db, client, [deadLetterOf(item, storeId, reason)]),
-    );
+    await db.transaction('dead_letter', (tx) => insertDeadLetters(tx, [deadLetterOf(item, storeId, reason)]));
   }
 
   return { applyBatch, deadLetter, isTransient: isTransientDbError };

@@ -3,8 +3,7 @@
  * store pushes (a newer updated_at wins), link clicks and dead letters. One statement per table, arrays
  * through unnest.
  */
-import type { PoolClient } from 'pg';
-import type { Db } from '../../../storage/db';
+import type { Query } from '../../../storage/db';
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { AdSpendRow, ShopCustomer, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
 import type { LinkClick } from '../domain/decode-message';
@@ -18,34 +17,24 @@ export interface StoreSettings {
 }
 
 /** Conversion rates of the stores to their currency (docs/product.md, Conversions and goals), per store: currency -> rate. */
-export async function loadRates(
-  db: Db,
-  client: PoolClient,
-  storeIds: readonly string[],
-): Promise<Map<string, Map<string, number>>> {
+export async function loadRates(q: Query, storeIds: readonly string[]): Promise<Map<string, Map<string, number>>> {
   const out = new Map<string, Map<string, number>>(storeIds.map((id) => [id, new Map<string, number>()]));
   if (storeIds.length === 0) return out;
-  const rows = await db.query<{ store_id: string; currency: string; rate: string }>(
+  const rows = await q<{ store_id: string; currency: string; rate: string }>(
     'currency_rates.load',
     'select store_id, currency, rate from currency_rates where store_id = any($1::text[])',
     [storeIds],
-    client,
   );
   for (const r of rows) out.get(r.store_id)?.set(r.currency, Number(r.rate));
   return out;
 }
 
-export async function loadStores(
-  db: Db,
-  client: PoolClient,
-  storeIds: readonly string[],
-): Promise<Map<string, StoreSettings>> {
+export async function loadStores(q: Query, storeIds: readonly string[]): Promise<Map<string, StoreSettings>> {
   if (storeIds.length === 0) return new Map();
-  const rows = await db.query<{ store_id: string; timezone: string; currency: string; lookback_days: number }>(
+  const rows = await q<{ store_id: string; timezone: string; currency: string; lookback_days: number }>(
     'stores.load',
     'select store_id, timezone, currency, lookback_days from stores where store_id = any($1::text[])',
     [storeIds],
-    client,
   );
   return new Map(
     rows.map((r) => [
@@ -67,7 +56,7 @@ export interface RawEventRow {
  * document (json_to_recordset): for ~2 KB payloads that is several times cheaper than text arrays, whose
  * literal escaping dominates on both sides.
  */
-export async function insertRawEvents(db: Db, client: PoolClient, rows: readonly RawEventRow[]): Promise<Set<string>> {
+export async function insertRawEvents(q: Query, rows: readonly RawEventRow[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const doc = `[${rows
     .map(
@@ -76,7 +65,7 @@ export async function insertRawEvents(db: Db, client: PoolClient, rows: readonly
         `"o":${JSON.stringify(r.event.timestamp)},"r":"${new Date(r.receivedAt).toISOString()}","q":${r.seq},"p":${JSON.stringify(r.event)}}`,
     )
     .join(',')}]`;
-  const inserted = await db.query<{ store_id: string; event_id: string }>(
+  const inserted = await q<{ store_id: string; event_id: string }>(
     'raw_events.insert',
     `insert into raw_events (store_id, event_id, client_id, name, occurred_at, received_at, stream_seq, payload)
      select s, e, c, n, o, r, q, p
@@ -84,7 +73,6 @@ export async function insertRawEvents(db: Db, client: PoolClient, rows: readonly
      on conflict (store_id, event_id) do nothing
      returning store_id, event_id`,
     [doc],
-    client,
   );
   return new Set(inserted.map((r) => `${r.store_id}\u0000${r.event_id}`));
 }
@@ -115,15 +103,14 @@ function newestPerKey<T extends Versioned>(rows: readonly T[]): T[] {
 }
 
 async function upsertVersioned(
-  db: Db,
-  client: PoolClient,
+  q: Query,
   table: 'shop_orders' | 'shop_products' | 'shop_customers',
   keyColumn: 'order_id' | 'product_id' | 'customer_id',
   rows: readonly Versioned[],
 ): Promise<Versioned[]> {
   const fresh = newestPerKey(rows);
   if (fresh.length === 0) return [];
-  const changed = await db.query<{ store_id: string; key: string }>(
+  const changed = await q<{ store_id: string; key: string }>(
     `${table}.upsert`,
     `insert into ${table} (store_id, ${keyColumn}, updated_at, stream_seq, payload)
      select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::bigint[], $5::jsonb[])
@@ -138,7 +125,6 @@ async function upsertVersioned(
       fresh.map((r) => r.seq),
       fresh.map((r) => JSON.stringify(r.payload)),
     ],
-    client,
   );
   const keys = new Set(changed.map((r) => `${r.store_id}\u0000${r.key}`));
   return fresh.filter((r) => keys.has(`${r.storeId}\u0000${r.key}`));
@@ -160,10 +146,9 @@ export interface ChangedPushes {
 }
 
 /** Upserts store pushes; returns the ones that changed stored state (new, or newer than what was stored). */
-export async function upsertPushes(db: Db, client: PoolClient, rows: PushRows): Promise<ChangedPushes> {
+export async function upsertPushes(q: Query, rows: PushRows): Promise<ChangedPushes> {
   const orders = await upsertVersioned(
-    db,
-    client,
+    q,
     'shop_orders',
     'order_id',
     rows.orders.map((r) => ({
@@ -175,8 +160,7 @@ export async function upsertPushes(db: Db, client: PoolClient, rows: PushRows): 
     })),
   );
   const products = await upsertVersioned(
-    db,
-    client,
+    q,
     'shop_products',
     'product_id',
     rows.products.map((r) => ({
@@ -188,8 +172,7 @@ export async function upsertPushes(db: Db, client: PoolClient, rows: PushRows): 
     })),
   );
   const customers = await upsertVersioned(
-    db,
-    client,
+    q,
     'shop_customers',
     'customer_id',
     rows.customers.map((r) => ({
@@ -200,7 +183,7 @@ export async function upsertPushes(db: Db, client: PoolClient, rows: PushRows): 
       payload: r.customer,
     })),
   );
-  const adSpend = await upsertAdSpend(db, client, rows.adSpend);
+  const adSpend = await upsertAdSpend(q, rows.adSpend);
   return {
     orders: orders.map((r) => ({ storeId: r.storeId, order: r.payload as ShopOrder })),
     products: products.map((r) => ({ storeId: r.storeId, product: r.payload as ShopProduct })),
@@ -252,7 +235,7 @@ export function adSpendFactOf(r: AdSpendDbRow): AdSpendFact {
   };
 }
 
-async function upsertAdSpend(db: Db, client: PoolClient, rows: PushRows['adSpend']): Promise<ChangedPushes['adSpend']> {
+async function upsertAdSpend(q: Query, rows: PushRows['adSpend']): Promise<ChangedPushes['adSpend']> {
   const fresh = newestPerKey(
     rows.map((r) => ({
       storeId: r.storeId,
@@ -268,7 +251,7 @@ async function upsertAdSpend(db: Db, client: PoolClient, rows: PushRows['adSpend
   const cols = `${keys}, channel, source, medium, campaign, spend_micros, impressions, clicks, conv_value_micros`;
   // One statement: the stored version before the upsert (for the exact rollup difference), then the upsert
   // of versions newer than what is stored. Both CTEs see the same snapshot.
-  const changed = await db.query<AdSpendDbRow & { previous: AdSpendDbRow | null }>(
+  const changed = await q<AdSpendDbRow & { previous: AdSpendDbRow | null }>(
     'ad_spend.upsert',
     `with input as (
        select * from unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
@@ -316,7 +299,6 @@ async function upsertAdSpend(db: Db, client: PoolClient, rows: PushRows['adSpend
       fresh.map((f) => f.seq),
       fresh.map((f) => JSON.stringify(f.payload.row)),
     ],
-    client,
   );
   return changed.map((c) => ({
     storeId: c.store_id,
@@ -333,9 +315,9 @@ export interface DeadLetterRow {
   payload: string;
 }
 
-export async function insertDeadLetters(db: Db, client: PoolClient, rows: readonly DeadLetterRow[]): Promise<void> {
+export async function insertDeadLetters(q: Query, rows: readonly DeadLetterRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.query(
+  await q(
     'dead_letters.insert',
     `insert into dead_letters (store_id, stream_seq, subject, reason, payload)
      select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[])
@@ -347,17 +329,15 @@ export async function insertDeadLetters(db: Db, client: PoolClient, rows: readon
       rows.map((r) => r.reason),
       rows.map((r) => r.payload),
     ],
-    client,
   );
 }
 
 export async function insertLinkClicks(
-  db: Db,
-  client: PoolClient,
+  q: Query,
   rows: ReadonlyArray<{ storeId: string; click: LinkClick }>,
 ): Promise<number> {
   if (rows.length === 0) return 0;
-  const inserted = await db.query(
+  const inserted = await q(
     'link_clicks.insert',
     `insert into link_clicks (store_id, click_id, code, client_id, clicked_at, ip, user_agent, referrer)
      select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::text[])
@@ -373,7 +353,6 @@ export async function insertLinkClicks(
       rows.map((r) => r.click.userAgent),
       rows.map((r) => r.click.referrer),
     ],
-    client,
   );
   return inserted.length;
 }

@@ -4,8 +4,7 @@
  * persons, recompute them from their facts, and apply the difference to sessions, conversions, credits and
  * the rollups. The same recomputation serves the reconciliation, so the views equal a recomputation.
  */
-import type { PoolClient } from 'pg';
-import type { Db } from '../../../storage/db';
+import type { Query } from '../../../storage/db';
 import type { Logger } from '../../../runtime/logger';
 import {
   browserClientOfOrder,
@@ -35,8 +34,6 @@ import {
   writeConversions,
   writeSessions,
 } from './pg-views';
-
-type Q = Db['query'];
 
 /** An epoch-ms time as PostgreSQL timestamptz text; Infinity is PostgreSQL's `infinity` (not seen yet). */
 const toTimestamp = (ms: number): string => (ms === Infinity ? 'infinity' : new Date(ms).toISOString());
@@ -110,12 +107,7 @@ function splitByStore(facts: NewFacts, hooks: MaintainerHooks): StoreBatch[] {
   return [...batches.values()].sort((a, b) => (a.store.storeId < b.store.storeId ? -1 : 1));
 }
 
-async function insertEventFacts(
-  q: Q,
-  client: PoolClient,
-  storeId: string,
-  events: readonly EventFact[],
-): Promise<void> {
+async function insertEventFacts(q: Query, storeId: string, events: readonly EventFact[]): Promise<void> {
   if (events.length === 0) return;
   // One JSON document rather than text arrays (see insertRawEvents).
   const doc = JSON.stringify(
@@ -146,16 +138,10 @@ async function insertEventFacts(
                                              f boolean, v bigint, vo numeric, co text, l jsonb)
      on conflict (store_id, event_id) do nothing`,
     [storeId, doc],
-    client,
   );
 }
 
-async function upsertOrderFacts(
-  q: Q,
-  client: PoolClient,
-  storeId: string,
-  orders: readonly OrderFact[],
-): Promise<void> {
+async function upsertOrderFacts(q: Query, storeId: string, orders: readonly OrderFact[]): Promise<void> {
   if (orders.length === 0) return;
   await q(
     'facts.orders_upsert',
@@ -184,17 +170,11 @@ async function upsertOrderFacts(
       orders.map((o) => o.checkoutToken),
       orders.map((o) => JSON.stringify(o.lines)),
     ],
-    client,
   );
 }
 
 /** Upserts unit costs; returns the variants whose cost is new or changed. */
-async function upsertVariantCosts(
-  q: Q,
-  client: PoolClient,
-  storeId: string,
-  costs: readonly VariantCost[],
-): Promise<string[]> {
+async function upsertVariantCosts(q: Query, storeId: string, costs: readonly VariantCost[]): Promise<string[]> {
   if (costs.length === 0) return [];
   const latest = new Map(costs.map((c) => [c.variantId, c]));
   const rows = [...latest.values()];
@@ -206,20 +186,18 @@ async function upsertVariantCosts(
        where variant_costs.cost_micros <> excluded.cost_micros
      returning variant_id`,
     [storeId, rows.map((c) => c.variantId), rows.map((c) => c.productId), rows.map((c) => c.costMicros)],
-    client,
   );
   return changed.map((r) => r.variant_id);
 }
 
 /** A person lock: work on one person is serialized across workers inside the batch transaction (docs/product.md, Operations). */
-async function lockPersons(q: Q, client: PoolClient, storeId: string, personIds: Iterable<string>): Promise<void> {
+async function lockPersons(q: Query, storeId: string, personIds: Iterable<string>): Promise<void> {
   const ids = [...new Set(personIds)].sort();
   if (ids.length === 0) return;
   await q(
     'identity.lock',
     `select pg_advisory_xact_lock(hashtextextended($1 || ':' || p, 0)) from unnest($2::text[]) as p order by p`,
     [storeId, ids],
-    client,
   );
 }
 
@@ -229,8 +207,7 @@ async function lockPersons(q: Q, client: PoolClient, storeId: string, personIds:
  * `first_seen_at` infinity, which its first event lowers.
  */
 async function recordIdentity(
-  q: Q,
-  client: PoolClient,
+  q: Query,
   storeId: string,
   batch: StoreBatch,
 ): Promise<{ batchClients: string[]; newLinks: Array<{ client_id: string; key: string }> }> {
@@ -260,7 +237,6 @@ async function recordIdentity(
      on conflict (store_id, client_id) do update set first_seen_at = excluded.first_seen_at
        where excluded.first_seen_at < clients.first_seen_at`,
     [storeId, batchClients, batchClients.map((c) => toTimestamp(firstSeen.get(c)!))],
-    client,
   );
   const uniqueLinks = [...new Map(links.map((l) => [`${l[0]}\u0000${l[1]}`, l])).values()];
   const newLinks = uniqueLinks.length
@@ -271,19 +247,17 @@ async function recordIdentity(
          on conflict do nothing
          returning client_id, key`,
         [storeId, uniqueLinks.map((l) => l[0]), uniqueLinks.map((l) => l[1])],
-        client,
       )
     : [];
   return { batchClients, newLinks };
 }
 
 async function updateIdentity(
-  q: Q,
-  client: PoolClient,
+  q: Query,
   storeId: string,
   batch: StoreBatch,
 ): Promise<{ persons: Set<string>; mergedAway: string[] }> {
-  const { batchClients, newLinks } = await recordIdentity(q, client, storeId, batch);
+  const { batchClients, newLinks } = await recordIdentity(q, storeId, batch);
   if (batchClients.length === 0) return { persons: new Set(), mergedAway: [] };
   const newKeys = [...new Set(newLinks.map((l) => l.key))];
 
@@ -295,7 +269,6 @@ async function updateIdentity(
         'identity.persons_of_clients',
         'select client_id, person_id from clients where store_id = $1 and client_id = any($2::text[])',
         [storeId, batchClients],
-        client,
       ),
       newKeys.length
         ? q<{ client_id: string; key: string; person_id: string }>(
@@ -304,7 +277,6 @@ async function updateIdentity(
              join clients c on c.store_id = l.store_id and c.client_id = l.client_id
              where l.store_id = $1 and l.key = any($2::text[])`,
             [storeId, newKeys],
-            client,
           )
         : Promise.resolve([]),
     ]);
@@ -328,13 +300,12 @@ async function updateIdentity(
            from unnest($2::text[], $3::text[]) as m(source, target)
            where c.store_id = $1 and c.person_id = m.source`,
           [storeId, mergedAway, mergedAway.map((p) => uf.find(p))],
-          client,
         );
       }
       const persons = new Set([...involved].map((p) => uf.find(p)));
       return { persons, mergedAway };
     }
-    await lockPersons(q, client, storeId, missing);
+    await lockPersons(q, storeId, missing);
     locked = new Set([...locked, ...missing]);
   }
 }
@@ -368,75 +339,70 @@ function webhookCandidates(raw: StorefrontEvent[], facts: PersonFacts[], views: 
   });
 }
 
-export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}): (db: Db) => MaintainViews {
-  return (db: Db) => {
-    const q: Q = db.query;
-    return async (client: PoolClient, facts: NewFacts): Promise<void> => {
-      for (const batch of splitByStore(facts, hooks)) {
-        const storeId = batch.store.storeId;
-        const rules: StoreRules = { timezone: batch.store.timezone, lookbackDays: batch.store.lookbackDays };
+export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}): MaintainViews {
+  return async (q: Query, facts: NewFacts): Promise<void> => {
+    for (const batch of splitByStore(facts, hooks)) {
+      const storeId = batch.store.storeId;
+      const rules: StoreRules = { timezone: batch.store.timezone, lookbackDays: batch.store.lookbackDays };
 
-        await insertEventFacts(q, client, storeId, batch.events);
-        await upsertOrderFacts(q, client, storeId, batch.orders);
-        const changedVariants = await upsertVariantCosts(q, client, storeId, batch.costs);
-        if (hooks.factsOnly) {
-          // Bulk loading (replay --rebuild): facts and identity links only; the views are rebuilt once at the end.
-          await recordIdentity(q, client, storeId, batch);
-          continue;
-        }
+      await insertEventFacts(q, storeId, batch.events);
+      await upsertOrderFacts(q, storeId, batch.orders);
+      const changedVariants = await upsertVariantCosts(q, storeId, batch.costs);
+      if (hooks.factsOnly) {
+        // Bulk loading (replay --rebuild): facts and identity links only; the views are rebuilt once at the end.
+        await recordIdentity(q, storeId, batch);
+        continue;
+      }
 
-        const { persons, mergedAway } = await updateIdentity(q, client, storeId, batch);
-        if (changedVariants.length) {
-          const viaProducts = await q<{ person_id: string }>(
-            'views.persons_of_variants',
-            'select distinct person_id from conversions where store_id = $1 and variant_ids && $2::text[]',
-            [storeId, changedVariants],
-            client,
-          );
-          const extra = viaProducts.map((r) => r.person_id).filter((p) => !persons.has(p));
-          await lockPersons(q, client, storeId, extra);
-          for (const p of extra) persons.add(p);
-        }
-
-        const spendDelta = new Map<string, SpendDelta>();
-        for (const s of batch.spend) {
-          if (s.previous) accumulateSpend(spendDelta, s.previous, -1);
-          accumulateSpend(spendDelta, s.fact, 1);
-        }
-        await applySpendDelta(q, client, storeId, spendDelta);
-
-        if (persons.size === 0) continue;
-        const personIds = [...persons].sort();
-        const loaded = await loadPersonFacts(q, client, storeId, personIds);
-        const views = loaded.facts.map((f) => recomputePerson(f, rules));
-        const sessions = await writeSessions(
-          q,
-          client,
-          storeId,
-          loaded.clientIds,
-          views.flatMap((v) => v.sessions),
+      const { persons, mergedAway } = await updateIdentity(q, storeId, batch);
+      if (changedVariants.length) {
+        const viaProducts = await q<{ person_id: string }>(
+          'views.persons_of_variants',
+          'select distinct person_id from conversions where store_id = $1 and variant_ids && $2::text[]',
+          [storeId, changedVariants],
         );
-        const conv = await writeConversions(q, client, storeId, [...personIds, ...mergedAway], views);
-        await applyAttributionDelta(q, client, storeId, conv.delta);
-        if (hooks.enqueueWebhooks && batch.raw.length) {
-          await hooks.enqueueWebhooks(
-            client,
-            storeId,
-            batch.store.currency,
-            webhookCandidates(batch.raw, loaded.facts, views),
-          );
-        }
-        hooks.onApplied?.({
+        const extra = viaProducts.map((r) => r.person_id).filter((p) => !persons.has(p));
+        await lockPersons(q, storeId, extra);
+        for (const p of extra) persons.add(p);
+      }
+
+      const spendDelta = new Map<string, SpendDelta>();
+      for (const s of batch.spend) {
+        if (s.previous) accumulateSpend(spendDelta, s.previous, -1);
+        accumulateSpend(spendDelta, s.fact, 1);
+      }
+      await applySpendDelta(q, storeId, spendDelta);
+
+      if (persons.size === 0) continue;
+      const personIds = [...persons].sort();
+      const loaded = await loadPersonFacts(q, storeId, personIds);
+      const views = loaded.facts.map((f) => recomputePerson(f, rules));
+      const sessions = await writeSessions(
+        q,
+        storeId,
+        loaded.clientIds,
+        views.flatMap((v) => v.sessions),
+      );
+      const conv = await writeConversions(q, storeId, [...personIds, ...mergedAway], views);
+      await applyAttributionDelta(q, storeId, conv.delta);
+      if (hooks.enqueueWebhooks && batch.raw.length) {
+        await hooks.enqueueWebhooks(
+          q,
           storeId,
-          persons: personIds.length,
-          conversionsWritten: conv.written,
-          sessionsWritten: sessions.inserted,
-        });
-        logger.debug(
-          { storeId, persons: personIds.length, merged: mergedAway.length, conversions: conv.written },
-          'views maintained',
+          batch.store.currency,
+          webhookCandidates(batch.raw, loaded.facts, views),
         );
       }
-    };
+      hooks.onApplied?.({
+        storeId,
+        persons: personIds.length,
+        conversionsWritten: conv.written,
+        sessionsWritten: sessions.inserted,
+      });
+      logger.debug(
+        { storeId, persons: personIds.length, merged: mergedAway.length, conversions: conv.written },
+        'views maintained',
+      );
+    }
   };
 }

@@ -4,11 +4,17 @@
  * facts, run the same pure recomputation, and compare with what the views hold.
  */
 import { createHash } from 'node:crypto';
-import type { PoolClient } from 'pg';
 import type { Goal, Model } from '../../../contracts/src/attribution';
 import type { EventName } from '../../../contracts/src/events';
-import type { Db } from '../../../storage/db';
-import type { AdSpendFact, EventFact, Line, OrderFact } from '../domain/facts';
+import type { Query } from '../../../storage/db';
+import {
+  type CreditDbRow,
+  type EventFactRow,
+  type OrderFactRow,
+  SESSION_COLUMNS,
+  type SessionRow,
+} from '../../../storage/schema';
+import type { AdSpendFact, EventFact, OrderFact } from '../domain/facts';
 import { ORDER_CLIENT_PREFIX } from '../domain/facts';
 import {
   type ConversionView,
@@ -22,31 +28,11 @@ import type { TrackingLinkInfo } from '../domain/touchpoint-types';
 import { LINK_PARAM } from '../domain/touchpoint';
 import { getParam, parseLandingUrl } from '../domain/url-params';
 
-type Q = Db['query'];
-
 const num = (v: string | number | null): number => (v === null ? 0 : Number(v));
 
 // ---------------------------------------------------------------------------------------------------------
 // Facts of persons
 // ---------------------------------------------------------------------------------------------------------
-
-interface EventFactRow {
-  event_id: string;
-  client_id: string;
-  name: string;
-  occurred_at: Date;
-  page_url: string;
-  referrer: string;
-  email: string | null;
-  customer_id: string | null;
-  order_id: string | null;
-  checkout_token: string | null;
-  is_first_order: boolean | null;
-  value_micros: string | null;
-  value_orig: string | null;
-  currency_orig: string | null;
-  lines: Line[];
-}
 
 function eventFactOf(r: EventFactRow): EventFact {
   return {
@@ -66,22 +52,6 @@ function eventFactOf(r: EventFactRow): EventFact {
     currencyOrig: r.currency_orig,
     lines: r.lines,
   };
-}
-
-interface OrderFactRow {
-  order_id: string;
-  created_at: Date;
-  cancelled: boolean;
-  email: string | null;
-  customer_id: string | null;
-  value_micros: string;
-  refunded_micros: string;
-  value_orig: string;
-  currency_orig: string;
-  landing_site: string;
-  referring_site: string;
-  checkout_token: string | null;
-  lines: Line[];
 }
 
 function orderFactOf(r: OrderFactRow): OrderFact {
@@ -109,26 +79,19 @@ export interface LoadedPersons {
 }
 
 /** Loads everything the recomputation of the given persons (as the clients table groups them) reads. */
-export async function loadPersonFacts(
-  q: Q,
-  client: PoolClient,
-  storeId: string,
-  personIds: readonly string[],
-): Promise<LoadedPersons> {
+export async function loadPersonFacts(q: Query, storeId: string, personIds: readonly string[]): Promise<LoadedPersons> {
   if (personIds.length === 0) return { facts: [], clientIds: [] };
   const clients = await q<{ client_id: string; person_id: string }>(
     'views.clients_of_persons',
     'select client_id, person_id from clients where store_id = $1 and person_id = any($2::text[])',
     [storeId, personIds],
-    client,
   );
-  return loadFactsOfGroups(q, client, storeId, personIds, clients);
+  return loadFactsOfGroups(q, storeId, personIds, clients);
 }
 
 /** Loads the facts of persons given as explicit client groups (the reconciliation's own identity). */
 export async function loadFactsOfGroups(
-  q: Q,
-  client: PoolClient,
+  q: Query,
   storeId: string,
   personIds: readonly string[],
   clients: ReadonlyArray<{ client_id: string; person_id: string }>,
@@ -145,7 +108,6 @@ export async function loadFactsOfGroups(
               is_first_order, value_micros, value_orig, currency_orig, lines
        from event_facts where store_id = $1 and client_id = any($2::text[])`,
       [storeId, realClients],
-      client,
     ),
     orderIds.length
       ? q<OrderFactRow>(
@@ -154,7 +116,6 @@ export async function loadFactsOfGroups(
                   currency_orig, landing_site, referring_site, checkout_token, lines
            from order_facts where store_id = $1 and order_id = any($2::text[])`,
           [storeId, orderIds],
-          client,
         )
       : Promise.resolve([]),
   ]);
@@ -183,7 +144,6 @@ export async function loadFactsOfGroups(
           'views.links',
           'select code, campaign, source, medium from tracking_links where store_id = $1 and code = any($2::text[])',
           [storeId, [...codes]],
-          client,
         )
       : Promise.resolve([]),
     variants.size
@@ -191,7 +151,6 @@ export async function loadFactsOfGroups(
           'views.variant_costs',
           'select variant_id, cost_micros from variant_costs where store_id = $1 and variant_id = any($2::text[])',
           [storeId, [...variants]],
-          client,
         )
       : Promise.resolve([]),
   ]);
@@ -216,23 +175,6 @@ export async function loadFactsOfGroups(
 // ---------------------------------------------------------------------------------------------------------
 // Sessions
 // ---------------------------------------------------------------------------------------------------------
-
-const SESSION_COLUMNS = [
-  'client_id',
-  'started_at',
-  'landing_event_id',
-  'origin',
-  'channel',
-  'source',
-  'medium',
-  'campaign',
-  'landing_page',
-  'platform',
-  'content',
-  'term',
-  'link_code',
-  'click_id_param',
-] as const;
 
 function sessionRow(s: Session): (string | number)[] {
   const t = s.touch;
@@ -263,24 +205,22 @@ export interface SessionDiff {
 
 /** Makes the stored sessions of `clientIds` equal to `sessions`, touching only rows that differ. */
 export async function writeSessions(
-  q: Q,
-  client: PoolClient,
+  q: Query,
   storeId: string,
   clientIds: readonly string[],
   sessions: readonly Session[],
 ): Promise<SessionDiff> {
   if (clientIds.length === 0) return { inserted: 0, deleted: 0 };
-  const old = await q<Record<(typeof SESSION_COLUMNS)[number], string | Date>>(
+  const old = await q<SessionRow>(
     'views.sessions_load',
     `select ${SESSION_COLUMNS.join(', ')} from sessions where store_id = $1 and client_id = any($2::text[])`,
     [storeId, clientIds],
-    client,
   );
   const oldSig = new Map<string, string>();
   for (const r of old) {
-    const started = (r.started_at as Date).getTime();
-    const row = SESSION_COLUMNS.map((c) => (c === 'started_at' ? started : (r[c] as string)));
-    oldSig.set(sessionKey(r.client_id as string, started), JSON.stringify(row));
+    const started = r.started_at.getTime();
+    const row = SESSION_COLUMNS.map((c) => (c === 'started_at' ? started : r[c]));
+    oldSig.set(sessionKey(r.client_id, started), JSON.stringify(row));
   }
   const newRows = new Map<string, (string | number)[]>();
   for (const s of sessions) newRows.set(sessionKey(s.clientId, s.startedAt), sessionRow(s));
@@ -301,7 +241,6 @@ export async function writeSessions(
         toDelete.map((k) => k.split('\u0000')[0]),
         toDelete.map((k) => new Date(Number(k.split('\u0000')[1])).toISOString()),
       ],
-      client,
     );
   }
   if (toInsert.length) {
@@ -314,7 +253,6 @@ export async function writeSessions(
        select $1, * from unnest($2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                                 $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])`,
       [storeId, ...cols],
-      client,
     );
   }
   return { inserted: toInsert.length, deleted: toDelete.length };
@@ -370,25 +308,6 @@ export function accumulateCredits(into: Map<string, RollupDelta>, credits: Itera
   }
 }
 
-interface CreditDbRow {
-  goal: string;
-  conversion_key: string;
-  model: string;
-  touch_index: number;
-  day: string;
-  channel: string;
-  source: string;
-  medium: string;
-  campaign: string;
-  landing_page: string;
-  platform: string;
-  link_code: string;
-  weight: string;
-  new_weight: string;
-  value_micros: string;
-  cogs_micros: string;
-}
-
 function creditOf(r: CreditDbRow): CreditRow {
   return {
     goal: r.goal as Goal,
@@ -422,8 +341,7 @@ export interface ConversionDiff {
  * and retracted from the rollup delta, and the new ones inserted and added.
  */
 export async function writeConversions(
-  q: Q,
-  client: PoolClient,
+  q: Query,
   storeId: string,
   personIds: readonly string[],
   views: readonly PersonView[],
@@ -434,7 +352,6 @@ export async function writeConversions(
         'views.conversions_load',
         'select goal, conversion_key, digest from conversions where store_id = $1 and person_id = any($2::text[])',
         [storeId, personIds],
-        client,
       )
     : [];
   const oldDigest = new Map(old.map((o) => [convKey(o.goal, o.conversion_key), o.digest]));
@@ -461,7 +378,6 @@ export async function writeConversions(
        returning c.goal, c.conversion_key, c.model, c.touch_index, to_char(c.day, 'YYYY-MM-DD') as day, c.channel, c.source,
                  c.medium, c.campaign, c.landing_page, c.platform, c.link_code, c.weight, c.new_weight, c.value_micros, c.cogs_micros`,
       [storeId, retract.map((k) => k.split('\u0000')[0]), retract.map((k) => k.split('\u0000')[1])],
-      client,
     );
     accumulateCredits(delta, removedCredits.map(creditOf), -1);
   }
@@ -471,7 +387,6 @@ export async function writeConversions(
       `delete from conversions c using unnest($2::text[], $3::text[]) as d(goal, conversion_key)
        where c.store_id = $1 and c.goal = d.goal and c.conversion_key = d.conversion_key`,
       [storeId, gone.map((k) => k.split('\u0000')[0]), gone.map((k) => k.split('\u0000')[1])],
-      client,
     );
   }
   if (fresh.length) {
@@ -513,21 +428,15 @@ export async function writeConversions(
         v.map((c) => JSON.stringify(c.lastTouch)),
         fresh.map((f) => f.digest),
       ],
-      client,
     );
     const credits = v.flatMap(creditRowsOf);
-    await insertCredits(q, client, storeId, credits);
+    await insertCredits(q, storeId, credits);
     accumulateCredits(delta, credits, 1);
   }
   return { written: fresh.length, removed: gone.length, delta };
 }
 
-export async function insertCredits(
-  q: Q,
-  client: PoolClient,
-  storeId: string,
-  credits: readonly CreditRow[],
-): Promise<void> {
+export async function insertCredits(q: Query, storeId: string, credits: readonly CreditRow[]): Promise<void> {
   if (credits.length === 0) return;
   await q(
     'views.credits_insert',
@@ -554,7 +463,6 @@ export async function insertCredits(
       credits.map((c) => c.valueMicros),
       credits.map((c) => c.cogsMicros),
     ],
-    client,
   );
 }
 
@@ -590,8 +498,7 @@ const ROLLUP_DIMS = [
 
 /** Adds a delta to one attribution rollup table and removes the groups it brought back to zero. */
 async function upsertRollup(
-  q: Q,
-  client: PoolClient,
+  q: Query,
   storeId: string,
   table: 'attribution_daily' | 'attribution_by_source',
   delta: Map<string, RollupDelta>,
@@ -623,7 +530,6 @@ async function upsertRollup(
        weight = a.weight + excluded.weight, new_weight = a.new_weight + excluded.new_weight,
        value_micros = a.value_micros + excluded.value_micros, cogs_micros = a.cogs_micros + excluded.cogs_micros`,
     args,
-    client,
   );
   // A group whose credits were all retracted is removed, as a recomputation would not have it.
   await q(
@@ -632,19 +538,13 @@ async function upsertRollup(
      where a.store_id = $1 and ${dims.map((d) => `a.${d} = t.${d}`).join(' and ')}
        and a.weight = 0 and a.new_weight = 0 and a.value_micros = 0 and a.cogs_micros = 0`,
     args,
-    client,
   );
 }
 
 /** Applies a credit delta to both attribution rollups (with and without the landing page). */
-export async function applyAttributionDelta(
-  q: Q,
-  client: PoolClient,
-  storeId: string,
-  delta: Map<string, RollupDelta>,
-): Promise<void> {
-  await upsertRollup(q, client, storeId, 'attribution_daily', delta);
-  await upsertRollup(q, client, storeId, 'attribution_by_source', withoutLandingPage(delta));
+export async function applyAttributionDelta(q: Query, storeId: string, delta: Map<string, RollupDelta>): Promise<void> {
+  await upsertRollup(q, storeId, 'attribution_daily', delta);
+  await upsertRollup(q, storeId, 'attribution_by_source', withoutLandingPage(delta));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -672,12 +572,7 @@ export function accumulateSpend(into: Map<string, SpendDelta>, f: AdSpendFact, s
   into.set(k, d);
 }
 
-export async function applySpendDelta(
-  q: Q,
-  client: PoolClient,
-  storeId: string,
-  delta: Map<string, SpendDelta>,
-): Promise<void> {
+export async function applySpendDelta(q: Query, storeId: string, delta: Map<string, SpendDelta>): Promise<void> {
   const entries = [...delta]
     .filter(([, d]) => d.spendMicros || d.impressions || d.clicks || d.convValueMicros)
     .sort(([a], [b]) => (a < b ? -1 : 1));
@@ -707,7 +602,6 @@ export async function applySpendDelta(
        spend_micros = a.spend_micros + excluded.spend_micros, impressions = a.impressions + excluded.impressions,
        clicks = a.clicks + excluded.clicks, conv_value_micros = a.conv_value_micros + excluded.conv_value_micros`,
     args,
-    client,
   );
   await q(
     'views.spend_prune',
@@ -716,6 +610,5 @@ export async function applySpendDelta(
        and a.medium = t.medium and a.campaign = t.campaign
        and a.spend_micros = 0 and a.impressions = 0 and a.clicks = 0 and a.conv_value_micros = 0`,
     args,
-    client,
   );
 }

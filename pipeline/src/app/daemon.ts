@@ -32,7 +32,7 @@ export interface RunningPipeline {
 }
 
 export interface PipelineDeps {
-  maintainViews?: (db: Db, metrics: PipelineMetrics, js: JetStreamClient) => MaintainViews;
+  maintainViews?: (metrics: PipelineMetrics, js: JetStreamClient) => MaintainViews;
   /** Skip the HTTP health server (tests that run several pipelines). */
   withoutHealthServer?: boolean;
   /** Skip the scheduled jobs (tests run them directly). */
@@ -66,7 +66,7 @@ export async function startPipeline(
   }
 
   const writer = withFaultInjection(
-    createBatchWriter(db, deps.maintainViews?.(db, metrics, js)),
+    createBatchWriter(db, deps.maintainViews?.(metrics, js)),
     config.faultKillAfterCommits,
   );
   const source = consumePartitions(js, config.partitions, config.pullMax, (partition, err) =>

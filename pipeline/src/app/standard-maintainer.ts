@@ -5,12 +5,12 @@ import { createWebhookEnqueuer } from '../adapters/identity-event-queue';
 import type { PipelineDeps } from './daemon';
 
 export function standardMaintainer(logger: Logger): NonNullable<PipelineDeps['maintainViews']> {
-  return (db, metrics, js) =>
+  return (metrics, js) =>
     createViewMaintainer(logger, {
       onMissingRate: () => metrics.dataQuality.inc({ issue: 'missing_rate' }),
-      enqueueWebhooks: createWebhookEnqueuer(db.query, async (subject, delivery) => {
+      enqueueWebhooks: createWebhookEnqueuer(async (subject, delivery) => {
         await js.publish(subject, JSON.stringify(delivery), { msgID: delivery.webhookId });
         metrics.webhooksQueued.inc();
       }),
-    })(db);
+    });
 }

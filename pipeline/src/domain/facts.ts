@@ -2,6 +2,7 @@
  * Stored facts derived from validated input (pure). Amounts are converted to the store currency here,
  * once, so that every later recomputation uses the same numbers (docs/product.md, Conversions and goals: both amounts are kept).
  */
+import { ORDER_CLIENT_PREFIX, orderClientId } from '../../../contracts/src/identity';
 import type { EventName, StorefrontEvent } from '../../../contracts/src/events';
 import type { AdSpendRow, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
 import type { Channel } from '../../../contracts/src/channels';
@@ -226,8 +227,7 @@ export function identityKeysOfEvent(fact: EventFact): string[] {
 }
 
 /** Orders pushed by the store are pseudo-clients, linked by their email, customer id and order id. */
-export const ORDER_CLIENT_PREFIX = 'order:';
-export const orderClientId = (orderId: string): string => `${ORDER_CLIENT_PREFIX}${orderId}`;
+export { ORDER_CLIENT_PREFIX, orderClientId };
 
 export function identityKeysOfOrder(fact: OrderFact): string[] {
   const keys = [`o:${fact.orderId}`];

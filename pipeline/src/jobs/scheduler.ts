@@ -18,22 +18,18 @@ export async function withJobLock(
   name: string,
   fn: () => Promise<unknown>,
 ): Promise<{ ran: boolean; result?: unknown }> {
-  const client = await db.pool.connect();
-  try {
-    const [row] = (
-      await client.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 42)) as ok', [
-        `job:${name}`,
-      ])
-    ).rows;
+  // A session-level lock: held on this one connection for the whole run, released even if the run fails.
+  return db.session(async (q) => {
+    const [row] = await q<{ ok: boolean }>('job.lock', 'select pg_try_advisory_lock(hashtextextended($1, 42)) as ok', [
+      `job:${name}`,
+    ]);
     if (!row?.ok) return { ran: false };
     try {
       return { ran: true, result: await fn() };
     } finally {
-      await client.query('select pg_advisory_unlock(hashtextextended($1, 42))', [`job:${name}`]);
+      await q('job.unlock', 'select pg_advisory_unlock(hashtextextended($1, 42))', [`job:${name}`]);
     }
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export interface RunningJobs {

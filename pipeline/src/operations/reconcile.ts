@@ -3,8 +3,9 @@
  * (identity from the links, every person from its facts, spend from the ad spend rows), compare with
  * what the incrementally maintained views hold, report the drift row by row, and optionally repair it.
  */
-import type { PoolClient } from 'pg';
-import type { Db } from '../../../storage/db';
+import { REBUILT_VIEW_TABLES, VIEW_TABLES } from '../../../storage/schema';
+import { ORDER_CLIENT_PREFIX } from '../../../contracts/src/identity';
+import type { Db, Query, TransactionOptions } from '../../../storage/db';
 import { PersonUnion } from '../domain/identity';
 import { recomputePerson, type StoreRules } from '../domain/recompute-person';
 import {
@@ -20,8 +21,6 @@ import {
   withoutLandingPage,
   writeSessions,
 } from '../adapters/pg-views';
-
-type Q = Db['query'];
 
 export interface DriftRow {
   view:
@@ -67,260 +66,255 @@ const inRange = (day: string, o: ReconcileOptions): boolean => (!o.from || day >
 const zero = (d: RollupDelta): boolean => !d.weight && !d.newWeight && !d.valueMicros && !d.cogsMicros;
 
 export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOptions = {}): Promise<ReconcileResult> {
-  const q: Q = db.query;
   const maxRows = opts.maxRows ?? 1000;
   const chunk = opts.chunk ?? 500;
-  const client = await db.pool.connect();
   const drift: DriftRow[] = [];
   let driftCount = 0;
   const report = (row: DriftRow): void => {
     driftCount++;
     if (drift.length < maxRows) drift.push(row);
   };
-  try {
-    // One snapshot for every read (the live pipeline may commit meanwhile); a repair takes the views'
-    // write locks so no batch interleaves with the rebuild.
-    await client.query(
-      opts.repair ? 'begin isolation level read committed' : 'begin isolation level repeatable read read only',
-    );
-    if (opts.repair) {
-      await client.query(
-        'lock table clients, sessions, conversions, conversion_credits, attribution_daily, attribution_by_source, ad_spend_daily in exclusive mode',
+  // One snapshot for every read (the live pipeline may commit meanwhile); a repair takes the views' write
+  // locks so no batch interleaves with the rebuild.
+  const mode: TransactionOptions = opts.repair
+    ? { isolation: 'read committed' }
+    : { isolation: 'repeatable read', readOnly: true };
+  return db.transaction(
+    'reconcile',
+    async (q) => {
+      if (opts.repair) {
+        await q('reconcile.lock', `lock table ${VIEW_TABLES.join(', ')} in exclusive mode`);
+      }
+      const [store] = await q<{ timezone: string; lookback_days: number }>(
+        'reconcile.store',
+        'select timezone, lookback_days from stores where store_id = $1',
+        [storeId],
       );
-    }
-    const [store] = await q<{ timezone: string; lookback_days: number }>(
-      'reconcile.store',
-      'select timezone, lookback_days from stores where store_id = $1',
-      [storeId],
-      client,
-    );
-    if (!store) throw new Error(`no store with id ${storeId}`);
-    const rules: StoreRules = { timezone: store.timezone, lookbackDays: store.lookback_days };
+      if (!store) throw new Error(`no store with id ${storeId}`);
+      const rules: StoreRules = { timezone: store.timezone, lookbackDays: store.lookback_days };
 
-    // Identity from the links alone.
-    const [clientRows, linkRows] = await Promise.all([
-      q<{ client_id: string; person_id: string }>(
-        'reconcile.clients',
-        'select client_id, person_id from clients where store_id = $1',
-        [storeId],
-        client,
-      ),
-      q<{ client_id: string; key: string }>(
-        'reconcile.links',
-        'select client_id, key from identity_links where store_id = $1 order by key',
-        [storeId],
-        client,
-      ),
-    ]);
-    const comps = new PersonUnion();
-    for (const c of clientRows) comps.find(c.client_id);
-    const firstOfKey = new Map<string, string>();
-    for (const l of linkRows) {
-      comps.find(l.client_id);
-      const first = firstOfKey.get(l.key);
-      if (first === undefined) firstOfKey.set(l.key, l.client_id);
-      else comps.union(first, l.client_id);
-    }
-    const groups = new Map<string, string[]>();
-    for (const c of clientRows) {
-      const p = comps.find(c.client_id);
-      if (p !== c.person_id)
-        report({ view: 'clients', key: c.client_id, expected: { person_id: p }, actual: { person_id: c.person_id } });
-      groups.set(p, [...(groups.get(p) ?? []), c.client_id]);
-    }
-    let personIds = [...groups.keys()].sort();
-    if (opts.recentOnly && opts.from && !opts.repair) {
-      const since = new Date(Date.parse(opts.from) - (rules.lookbackDays + 1) * 86_400_000).toISOString();
-      const active = await q<{ client_id: string }>(
-        'reconcile.active_clients',
-        `select distinct client_id from event_facts where store_id = $1 and occurred_at >= $2
-         union select 'order:' || order_id from order_facts where store_id = $1 and created_at >= $2
+      // Identity from the links alone.
+      const [clientRows, linkRows] = await Promise.all([
+        q<{ client_id: string; person_id: string }>(
+          'reconcile.clients',
+          'select client_id, person_id from clients where store_id = $1',
+          [storeId],
+        ),
+        q<{ client_id: string; key: string }>(
+          'reconcile.links',
+          'select client_id, key from identity_links where store_id = $1 order by key',
+          [storeId],
+        ),
+      ]);
+      const comps = new PersonUnion();
+      for (const c of clientRows) comps.find(c.client_id);
+      const firstOfKey = new Map<string, string>();
+      for (const l of linkRows) {
+        comps.find(l.client_id);
+        const first = firstOfKey.get(l.key);
+        if (first === undefined) firstOfKey.set(l.key, l.client_id);
+        else comps.union(first, l.client_id);
+      }
+      const groups = new Map<string, string[]>();
+      for (const c of clientRows) {
+        const p = comps.find(c.client_id);
+        if (p !== c.person_id)
+          report({ view: 'clients', key: c.client_id, expected: { person_id: p }, actual: { person_id: c.person_id } });
+        groups.set(p, [...(groups.get(p) ?? []), c.client_id]);
+      }
+      let personIds = [...groups.keys()].sort();
+      if (opts.recentOnly && opts.from && !opts.repair) {
+        const since = new Date(Date.parse(opts.from) - (rules.lookbackDays + 1) * 86_400_000).toISOString();
+        const active = await q<{ client_id: string }>(
+          'reconcile.active_clients',
+          `select distinct client_id from event_facts where store_id = $1 and occurred_at >= $2
+         union select $4 || order_id from order_facts where store_id = $1 and created_at >= $2
          union select c.client_id from conversions v join clients c on c.store_id = v.store_id and c.person_id = v.person_id
            where v.store_id = $1 and v.day >= $3::date`,
-        [storeId, since, opts.from],
-        client,
-      );
-      const scoped = new Set(active.map((a) => comps.find(a.client_id)).filter((p) => groups.has(p)));
-      personIds = personIds.filter((p) => scoped.has(p));
-    }
+          [storeId, since, opts.from, ORDER_CLIENT_PREFIX],
+        );
+        const scoped = new Set(active.map((a) => comps.find(a.client_id)).filter((p) => groups.has(p)));
+        personIds = personIds.filter((p) => scoped.has(p));
+      }
 
-    // Recompute every person, chunk by chunk, comparing sessions and conversions as we go.
-    const expectedRollup = new Map<string, RollupDelta>();
-    const expectedDigest = new Map<string, { digest: string; day: string }>();
-    let conversions = 0;
-    for (let i = 0; i < personIds.length; i += chunk) {
-      const ids = personIds.slice(i, i + chunk);
-      const members = ids.flatMap((p) => groups.get(p)!.map((client_id) => ({ client_id, person_id: p })));
-      const loaded = await loadFactsOfGroups(q, client, storeId, ids, members);
-      const views = loaded.facts.map((f) => recomputePerson(f, rules));
-      for (const v of views) {
-        for (const c of v.conversions) {
-          conversions++;
-          expectedDigest.set(`${c.goal}\u0000${c.key}`, { digest: digestOf(c, v.personId), day: c.day });
-          accumulateCredits(expectedRollup, creditRowsOf(c), 1);
+      // Recompute every person, chunk by chunk, comparing sessions and conversions as we go.
+      const expectedRollup = new Map<string, RollupDelta>();
+      const expectedDigest = new Map<string, { digest: string; day: string }>();
+      let conversions = 0;
+      for (let i = 0; i < personIds.length; i += chunk) {
+        const ids = personIds.slice(i, i + chunk);
+        const members = ids.flatMap((p) => groups.get(p)!.map((client_id) => ({ client_id, person_id: p })));
+        const loaded = await loadFactsOfGroups(q, storeId, ids, members);
+        const views = loaded.facts.map((f) => recomputePerson(f, rules));
+        for (const v of views) {
+          for (const c of v.conversions) {
+            conversions++;
+            expectedDigest.set(`${c.goal}\u0000${c.key}`, { digest: digestOf(c, v.personId), day: c.day });
+            accumulateCredits(expectedRollup, creditRowsOf(c), 1);
+          }
+        }
+        if (opts.repair) {
+          await writeSessions(
+            q,
+            storeId,
+            loaded.clientIds,
+            views.flatMap((v) => v.sessions),
+          );
+          continue;
+        }
+        const stored = await q<{
+          client_id: string;
+          started_at: Date;
+          origin: string;
+          source: string;
+          medium: string;
+          campaign: string;
+          landing_page: string;
+        }>(
+          'reconcile.sessions',
+          `select client_id, started_at, origin, source, medium, campaign, landing_page from sessions
+         where store_id = $1 and client_id = any($2::text[])`,
+          [storeId, loaded.clientIds],
+        );
+        const expectedSessions = new Map(
+          views
+            .flatMap((v) => v.sessions)
+            .map((s) => [
+              `${s.clientId}@${new Date(s.startedAt).toISOString()}`,
+              {
+                origin: s.touch.origin,
+                source: s.touch.source,
+                medium: s.touch.medium,
+                campaign: s.touch.campaign,
+                landing_page: s.touch.landingPage,
+              },
+            ]),
+        );
+        for (const r of stored) {
+          const key = `${r.client_id}@${r.started_at.toISOString()}`;
+          const exp = expectedSessions.get(key);
+          const act = {
+            origin: r.origin,
+            source: r.source,
+            medium: r.medium,
+            campaign: r.campaign,
+            landing_page: r.landing_page,
+          };
+          if (!exp || JSON.stringify(exp) !== JSON.stringify(act))
+            report({ view: 'sessions', key, expected: exp ?? null, actual: act });
+          expectedSessions.delete(key);
+        }
+        for (const [key, exp] of expectedSessions) report({ view: 'sessions', key, expected: exp, actual: null });
+      }
+
+      if (opts.repair) {
+        await repairViews(q, storeId, personIds, groups, rules);
+        return { storeId, persons: personIds.length, conversions, driftCount, drift, repaired: true };
+      }
+
+      // Conversions by digest.
+      const storedConv = await q<{ goal: string; conversion_key: string; digest: string; day: string }>(
+        'reconcile.conversions',
+        "select goal, conversion_key, digest, to_char(day, 'YYYY-MM-DD') as day from conversions where store_id = $1",
+        [storeId],
+      );
+      for (const c of storedConv) {
+        const k = `${c.goal}\u0000${c.conversion_key}`;
+        const exp = expectedDigest.get(k);
+        // Scoped to recent persons, a conversion of a person outside the scope has no expectation here.
+        if (exp?.digest !== c.digest && inRange(c.day, opts) && (exp || !opts.recentOnly)) {
+          report({
+            view: 'conversions',
+            key: `${c.goal}/${c.conversion_key}`,
+            expected: exp ? { digest: exp.digest } : null,
+            actual: { digest: c.digest },
+          });
+        }
+        expectedDigest.delete(k);
+      }
+      for (const [k, exp] of expectedDigest) {
+        if (inRange(exp.day, opts)) {
+          report({
+            view: 'conversions',
+            key: k.replace('\u0000', '/'),
+            expected: { digest: exp.digest },
+            actual: null,
+          });
         }
       }
-      if (opts.repair) {
-        await writeSessions(
-          q,
-          client,
-          storeId,
-          loaded.clientIds,
-          views.flatMap((v) => v.sessions),
+
+      // The rollup, and the credits table summed the same way.
+      const dayFilter = `and ($2::date is null or day >= $2::date) and ($3::date is null or day < $3::date)`;
+      const rollupCols = `to_char(day, 'YYYY-MM-DD') as day, goal, model, channel, source, medium, campaign, landing_page, platform`;
+      const compareRollup = (
+        view: 'attribution_daily' | 'attribution_by_source' | 'conversion_credits',
+        rows: Array<Record<string, string>>,
+        expectedRows: Map<string, RollupDelta> = expectedRollup,
+      ): void => {
+        const expected = new Map(
+          [...expectedRows].filter(([k, d]) => !zero(d) && inRange(k.split('\u0000')[0]!, opts)),
         );
-        continue;
-      }
-      const stored = await q<{
-        client_id: string;
-        started_at: Date;
-        origin: string;
-        source: string;
-        medium: string;
-        campaign: string;
-        landing_page: string;
-      }>(
-        'reconcile.sessions',
-        `select client_id, started_at, origin, source, medium, campaign, landing_page from sessions
-         where store_id = $1 and client_id = any($2::text[])`,
-        [storeId, loaded.clientIds],
-        client,
+        for (const r of rows) {
+          const k = rollupKey({
+            day: r.day!,
+            goal: r.goal as never,
+            model: r.model as never,
+            channel: r.channel as never,
+            source: r.source!,
+            medium: r.medium!,
+            campaign: r.campaign!,
+            landingPage: r.landing_page!,
+            platform: r.platform as never,
+          });
+          const act = {
+            weight: Number(r.weight),
+            newWeight: Number(r.new_weight),
+            valueMicros: Number(r.value_micros),
+            cogsMicros: Number(r.cogs_micros),
+          };
+          const exp = expected.get(k);
+          if (!exp || JSON.stringify(exp) !== JSON.stringify(act))
+            report({ view, key: k.split('\u0000').join('|'), expected: exp ?? null, actual: act });
+          expected.delete(k);
+        }
+        for (const [k, exp] of expected)
+          report({ view, key: k.split('\u0000').join('|'), expected: exp, actual: null });
+      };
+      compareRollup(
+        'attribution_daily',
+        await q(
+          'reconcile.rollup',
+          `select ${rollupCols}, weight, new_weight, value_micros, cogs_micros from attribution_daily where store_id = $1 ${dayFilter}`,
+          [storeId, opts.from ?? null, opts.to ?? null],
+        ),
       );
-      const expectedSessions = new Map(
-        views
-          .flatMap((v) => v.sessions)
-          .map((s) => [
-            `${s.clientId}@${new Date(s.startedAt).toISOString()}`,
-            {
-              origin: s.touch.origin,
-              source: s.touch.source,
-              medium: s.touch.medium,
-              campaign: s.touch.campaign,
-              landing_page: s.touch.landingPage,
-            },
-          ]),
-      );
-      for (const r of stored) {
-        const key = `${r.client_id}@${r.started_at.toISOString()}`;
-        const exp = expectedSessions.get(key);
-        const act = {
-          origin: r.origin,
-          source: r.source,
-          medium: r.medium,
-          campaign: r.campaign,
-          landing_page: r.landing_page,
-        };
-        if (!exp || JSON.stringify(exp) !== JSON.stringify(act))
-          report({ view: 'sessions', key, expected: exp ?? null, actual: act });
-        expectedSessions.delete(key);
-      }
-      for (const [key, exp] of expectedSessions) report({ view: 'sessions', key, expected: exp, actual: null });
-    }
-
-    if (opts.repair) {
-      await repairViews(q, client, storeId, personIds, groups, rules);
-      await client.query('commit');
-      return { storeId, persons: personIds.length, conversions, driftCount, drift, repaired: true };
-    }
-
-    // Conversions by digest.
-    const storedConv = await q<{ goal: string; conversion_key: string; digest: string; day: string }>(
-      'reconcile.conversions',
-      "select goal, conversion_key, digest, to_char(day, 'YYYY-MM-DD') as day from conversions where store_id = $1",
-      [storeId],
-      client,
-    );
-    for (const c of storedConv) {
-      const k = `${c.goal}\u0000${c.conversion_key}`;
-      const exp = expectedDigest.get(k);
-      // Scoped to recent persons, a conversion of a person outside the scope has no expectation here.
-      if (exp?.digest !== c.digest && inRange(c.day, opts) && (exp || !opts.recentOnly)) {
-        report({
-          view: 'conversions',
-          key: `${c.goal}/${c.conversion_key}`,
-          expected: exp ? { digest: exp.digest } : null,
-          actual: { digest: c.digest },
-        });
-      }
-      expectedDigest.delete(k);
-    }
-    for (const [k, exp] of expectedDigest) {
-      if (inRange(exp.day, opts)) {
-        report({ view: 'conversions', key: k.replace('\u0000', '/'), expected: { digest: exp.digest }, actual: null });
-      }
-    }
-
-    // The rollup, and the credits table summed the same way.
-    const dayFilter = `and ($2::date is null or day >= $2::date) and ($3::date is null or day < $3::date)`;
-    const rollupCols = `to_char(day, 'YYYY-MM-DD') as day, goal, model, channel, source, medium, campaign, landing_page, platform`;
-    const compareRollup = (
-      view: 'attribution_daily' | 'attribution_by_source' | 'conversion_credits',
-      rows: Array<Record<string, string>>,
-      expectedRows: Map<string, RollupDelta> = expectedRollup,
-    ): void => {
-      const expected = new Map([...expectedRows].filter(([k, d]) => !zero(d) && inRange(k.split('\u0000')[0]!, opts)));
-      for (const r of rows) {
-        const k = rollupKey({
-          day: r.day!,
-          goal: r.goal as never,
-          model: r.model as never,
-          channel: r.channel as never,
-          source: r.source!,
-          medium: r.medium!,
-          campaign: r.campaign!,
-          landingPage: r.landing_page!,
-          platform: r.platform as never,
-        });
-        const act = {
-          weight: Number(r.weight),
-          newWeight: Number(r.new_weight),
-          valueMicros: Number(r.value_micros),
-          cogsMicros: Number(r.cogs_micros),
-        };
-        const exp = expected.get(k);
-        if (!exp || JSON.stringify(exp) !== JSON.stringify(act))
-          report({ view, key: k.split('\u0000').join('|'), expected: exp ?? null, actual: act });
-        expected.delete(k);
-      }
-      for (const [k, exp] of expected) report({ view, key: k.split('\u0000').join('|'), expected: exp, actual: null });
-    };
-    compareRollup(
-      'attribution_daily',
-      await q(
-        'reconcile.rollup',
-        `select ${rollupCols}, weight, new_weight, value_micros, cogs_micros from attribution_daily where store_id = $1 ${dayFilter}`,
-        [storeId, opts.from ?? null, opts.to ?? null],
-        client,
-      ),
-    );
-    compareRollup(
-      'attribution_by_source',
-      await q(
-        'reconcile.rollup_by_source',
-        `select ${rollupCols.replace('landing_page', "'' as landing_page")}, weight, new_weight, value_micros, cogs_micros
+      compareRollup(
+        'attribution_by_source',
+        await q(
+          'reconcile.rollup_by_source',
+          `select ${rollupCols.replace('landing_page', "'' as landing_page")}, weight, new_weight, value_micros, cogs_micros
          from attribution_by_source where store_id = $1 ${dayFilter}`,
-        [storeId, opts.from ?? null, opts.to ?? null],
-        client,
-      ),
-      withoutLandingPage(expectedRollup),
-    );
-    compareRollup(
-      'conversion_credits',
-      await q(
-        'reconcile.credits',
-        `select ${rollupCols}, sum(weight) as weight, sum(new_weight) as new_weight, sum(value_micros) as value_micros,
+          [storeId, opts.from ?? null, opts.to ?? null],
+        ),
+        withoutLandingPage(expectedRollup),
+      );
+      compareRollup(
+        'conversion_credits',
+        await q(
+          'reconcile.credits',
+          `select ${rollupCols}, sum(weight) as weight, sum(new_weight) as new_weight, sum(value_micros) as value_micros,
                 sum(cogs_micros) as cogs_micros
          from conversion_credits where store_id = $1 ${dayFilter}
          group by day, goal, model, channel, source, medium, campaign, landing_page, platform
          having sum(weight) <> 0 or sum(new_weight) <> 0 or sum(value_micros) <> 0 or sum(cogs_micros) <> 0`,
-        [storeId, opts.from ?? null, opts.to ?? null],
-        client,
-      ),
-    );
+          [storeId, opts.from ?? null, opts.to ?? null],
+        ),
+      );
 
-    // Spend: the rollup against the ad spend rows.
-    const spend = await q<{ key: string; expected: SpendDelta | null; actual: SpendDelta | null }>(
-      'reconcile.spend',
-      `with e as (
+      // Spend: the rollup against the ad spend rows.
+      const spend = await q<{ key: string; expected: SpendDelta | null; actual: SpendDelta | null }>(
+        'reconcile.spend',
+        `with e as (
          select day, platform, channel, source, medium, campaign, sum(spend_micros) s, sum(impressions) i, sum(clicks) c, sum(conv_value_micros) v
          from ad_spend where store_id = $1 ${dayFilter} group by 1, 2, 3, 4, 5, 6
          having sum(spend_micros) <> 0 or sum(impressions) <> 0 or sum(clicks) <> 0 or sum(conv_value_micros) <> 0
@@ -334,25 +328,19 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
               case when a.day is null then null else jsonb_build_object('spendMicros', a.s, 'impressions', a.i, 'clicks', a.c, 'convValueMicros', a.v) end as actual
        from e full join a using (day, platform, channel, source, medium, campaign)
        where e.day is null or a.day is null or (e.s, e.i, e.c, e.v) is distinct from (a.s, a.i, a.c, a.v)`,
-      [storeId, opts.from ?? null, opts.to ?? null],
-      client,
-    );
-    for (const r of spend) report({ view: 'ad_spend_daily', key: r.key, expected: r.expected, actual: r.actual });
+        [storeId, opts.from ?? null, opts.to ?? null],
+      );
+      for (const r of spend) report({ view: 'ad_spend_daily', key: r.key, expected: r.expected, actual: r.actual });
 
-    await client.query('commit');
-    return { storeId, persons: personIds.length, conversions, driftCount, drift, repaired: false };
-  } catch (err) {
-    await client.query('rollback').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+      return { storeId, persons: personIds.length, conversions, driftCount, drift, repaired: false };
+    },
+    mode,
+  );
 }
 
 /** Rebuilds the store's person mapping, conversions, credits and rollups from the facts (sessions were written per chunk). */
 async function repairViews(
-  q: Q,
-  client: PoolClient,
+  q: Query,
   storeId: string,
   personIds: readonly string[],
   groups: Map<string, string[]>,
@@ -364,25 +352,18 @@ async function repairViews(
     `update clients c set person_id = m.person_id from unnest($2::text[], $3::text[]) as m(client_id, person_id)
      where c.store_id = $1 and c.client_id = m.client_id and c.person_id <> m.person_id`,
     [storeId, clientIds, personIds.flatMap((p) => groups.get(p)!.map(() => p))],
-    client,
   );
-  for (const table of [
-    'conversion_credits',
-    'conversions',
-    'attribution_daily',
-    'attribution_by_source',
-    'ad_spend_daily',
-  ]) {
-    await q(`repair.clear_${table}`, `delete from ${table} where store_id = $1`, [storeId], client);
+  for (const table of REBUILT_VIEW_TABLES) {
+    await q(`repair.clear_${table}`, `delete from ${table} where store_id = $1`, [storeId]);
   }
   // Re-insert conversions and credits person by person through the same writer the pipeline uses.
   const rollup = new Map<string, RollupDelta>();
   for (let i = 0; i < personIds.length; i += 500) {
     const ids = personIds.slice(i, i + 500);
     const members = ids.flatMap((p) => groups.get(p)!.map((client_id) => ({ client_id, person_id: p })));
-    const loaded = await loadFactsOfGroups(q, client, storeId, ids, members);
+    const loaded = await loadFactsOfGroups(q, storeId, ids, members);
     const views = loaded.facts.map((f) => recomputePerson(f, rules));
-    const diff = await writeConversions(q, client, storeId, [], views);
+    const diff = await writeConversions(q, storeId, [], views);
     for (const [k, d] of diff.delta) {
       const cur = rollup.get(k) ?? { weight: 0, newWeight: 0, valueMicros: 0, cogsMicros: 0 };
       cur.weight += d.weight;
@@ -392,7 +373,7 @@ async function repairViews(
       rollup.set(k, cur);
     }
   }
-  await applyAttributionDelta(q, client, storeId, rollup);
+  await applyAttributionDelta(q, storeId, rollup);
   await q(
     'repair.spend',
     `insert into ad_spend_daily (store_id, day, platform, channel, source, medium, campaign, spend_micros, impressions, clicks, conv_value_micros)
@@ -400,6 +381,5 @@ async function repairViews(
      from ad_spend where store_id = $1 group by 1, 2, 3, 4, 5, 6, 7
      having sum(spend_micros) <> 0 or sum(impressions) <> 0 or sum(clicks) <> 0 or sum(conv_value_micros) <> 0`,
     [storeId],
-    client,
   );
 }

@@ -7,6 +7,7 @@
 import { jetstream, jetstreamManager, DeliverPolicy } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { EVENTS_STREAM } from '../../../contracts/src/subjects';
+import { STREAM_FACT_TABLES, VIEW_TABLES } from '../../../storage/schema';
 import type { Db } from '../../../storage/db';
 import type { Logger } from '../../../runtime/logger';
 import { decodeMessage } from '../domain/decode-message';
@@ -39,35 +40,12 @@ export interface ReplayProgress {
   recomputeSeconds?: number;
 }
 
-/** Tables of a store that the stream fills (facts) and that the pipeline maintains (views). */
-const STREAM_FACTS = [
-  'raw_events',
-  'event_facts',
-  'order_facts',
-  'shop_orders',
-  'shop_products',
-  'shop_customers',
-  'ad_spend',
-  'variant_costs',
-  'link_clicks',
-  'identity_links',
-];
-const VIEWS = [
-  'conversion_credits',
-  'conversions',
-  'sessions',
-  'clients',
-  'attribution_daily',
-  'attribution_by_source',
-  'ad_spend_daily',
-];
-
 export async function emptyStore(db: Db, storeId: string): Promise<void> {
-  await db.transaction('replay.empty', async (client) => {
+  await db.transaction('replay.empty', async (tx) => {
     // The write lock keeps the live daemon's batches out while the store is emptied.
-    await client.query(`lock table ${[...VIEWS].join(', ')} in exclusive mode`);
-    for (const table of [...VIEWS, ...STREAM_FACTS])
-      await client.query(`delete from ${table} where store_id = $1`, [storeId]);
+    await tx('replay.lock', `lock table ${VIEW_TABLES.join(', ')} in exclusive mode`);
+    for (const table of [...VIEW_TABLES, ...STREAM_FACT_TABLES])
+      await tx(`replay.empty_${table}`, `delete from ${table} where store_id = $1`, [storeId]);
   });
 }
 
@@ -91,7 +69,7 @@ export async function replayStore(
 
   // A rebuild loads the facts alone and recomputes every view once at the end (each person once, instead
   // of once per batch that touches it); a plain replay maintains the views batch by batch like the daemon.
-  const writer = createBatchWriter(db, createViewMaintainer(logger, { factsOnly: range.rebuild })(db));
+  const writer = createBatchWriter(db, createViewMaintainer(logger, { factsOnly: range.rebuild }));
   const consumer = await js.consumers.get(EVENTS_STREAM, {
     filter_subjects: filter,
     ...(range.fromSeq !== undefined

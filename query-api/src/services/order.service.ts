@@ -3,6 +3,8 @@
  * order's person within the store's lookback window, up to and including the completing checkout; the
  * touchpoints are the first and last credited touchpoints the pipeline stored with the conversion.
  */
+import { ORDER_CLIENT_PREFIX } from '../../../contracts/src/identity';
+import type { EventFactRow, SessionRow } from '../../../storage/schema';
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { AdInfo, ApiTouchpoint, OrderJourney, OrderTouchpoints } from '../../../contracts/src/reports';
 import { localDateTime } from '../../../contracts/src/time';
@@ -41,10 +43,10 @@ export class OrderService {
          select c.person_id, e.occurred_at, 2 from event_facts e join clients c on c.store_id = e.store_id and c.client_id = e.client_id
            where e.store_id = $1 and e.order_id = $2 and e.name = 'checkout_completed'
          union all
-         select c.person_id, o.created_at, 3 from order_facts o join clients c on c.store_id = o.store_id and c.client_id = 'order:' || o.order_id
+         select c.person_id, o.created_at, 3 from order_facts o join clients c on c.store_id = o.store_id and c.client_id = $3 || o.order_id
            where o.store_id = $1 and o.order_id = $2
        ) a order by rank, at limit 1`,
-      [storeId, orderId],
+      [storeId, orderId, ORDER_CLIENT_PREFIX],
     );
     const r = rows[0];
     return r ? { personId: r.person_id, at: r.at.getTime() } : null;
@@ -66,15 +68,11 @@ export class OrderService {
        where e.store_id = $1 and c.person_id = $2 and e.occurred_at >= $3 and e.occurred_at <= $4`;
     const [count] = await this.ctx.db.query<{ n: string }>('journey.count', `select count(*) as n ${window}`, params);
     const total = Number(count?.n ?? 0);
-    const events = await this.ctx.db.query<{
-      event_id: string;
-      client_id: string;
-      name: string;
-      occurred_at: Date;
-      page_url: string;
-      referrer: string;
-      payload: StorefrontEvent | null;
-    }>(
+    const events = await this.ctx.db.query<
+      Pick<EventFactRow, 'event_id' | 'client_id' | 'name' | 'occurred_at' | 'page_url' | 'referrer'> & {
+        payload: StorefrontEvent | null;
+      }
+    >(
       'journey.events',
       `select e.event_id, e.client_id, e.name, e.occurred_at, e.page_url, e.referrer, r.payload
        ${window.replace('from event_facts e', 'from event_facts e left join raw_events r on r.store_id = e.store_id and r.event_id = e.event_id')}
@@ -86,21 +84,7 @@ export class OrderService {
     // The session of each event: the client's latest session started at or before it.
     const clients = [...new Set(events.map((e) => e.client_id))];
     const sessions = clients.length
-      ? await this.ctx.db.query<{
-          client_id: string;
-          started_at: Date;
-          landing_event_id: string;
-          origin: string;
-          channel: string;
-          source: string;
-          medium: string;
-          campaign: string;
-          platform: string;
-          content: string;
-          term: string;
-          link_code: string;
-          referrer: string | null;
-        }>(
+      ? await this.ctx.db.query<Omit<SessionRow, 'landing_page' | 'click_id_param'> & { referrer: string | null }>(
           'journey.sessions',
           `select s.client_id, s.started_at, s.landing_event_id, s.origin, s.channel, s.source, s.medium, s.campaign, s.platform,
                   s.content, s.term, s.link_code, f.referrer
