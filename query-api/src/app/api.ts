@@ -11,7 +11,6 @@ import type { AppContext } from './context';
 import { createApiMetrics } from './metrics';
 import { CredentialCache } from './credential-cache';
 import { RateLimiter } from './rate-limiter';
-import { TtlCache } from '../services/ttl-cache';
 
 export interface RunningApi {
   ctx: AppContext;
@@ -42,7 +41,6 @@ export async function startApi(config: ApiConfig, logger: Logger): Promise<Runni
     metrics,
     rateLimiter: new RateLimiter(),
     credentialCache: new CredentialCache({ freshMs: config.credentialCacheMs, staleMs: config.credentialStaleMs }),
-    reportCache: new TtlCache(config.reportCacheMs, 500),
     now: Date.now,
     isDraining: () => draining,
     readiness: dependencyChecks({ isDraining: () => draining, nc, db }),

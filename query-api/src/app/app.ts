@@ -18,6 +18,7 @@ import type { AppContext } from './context';
 import { enforceRateLimit } from './authentication';
 import { ApiError, errorBody } from './errors';
 import { findUnstorable } from '../../../contracts/src/validation/storable';
+import { createServices } from './services';
 import { mountMcp } from './mcp-route';
 import { registerTrackerRoutes } from './tracker-asset';
 
@@ -56,6 +57,7 @@ function describeValidateError(err: ValidateError): string {
 export function createApp(ctx: AppContext): express.Express {
   const app = express();
   app.locals.ctx = ctx;
+  app.locals.services = createServices(ctx);
   app.disable('x-powered-by');
   app.set('trust proxy', ctx.config.trustProxy);
   app.set('query parser', 'simple');

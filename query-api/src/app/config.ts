@@ -22,7 +22,6 @@ const schema = z
     API_STATEMENT_TIMEOUT_MS: int(5000, 100),
     API_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
     API_SHUTDOWN_TIMEOUT_MS: int(10000, 1),
-    API_REPORT_CACHE_MS: int(2000),
     API_CREDENTIAL_CACHE_MS: int(0),
     API_CREDENTIAL_STALE_MS: int(600_000),
     MCP_ALLOWED_ORIGINS: z.string().default(''),
@@ -45,7 +44,6 @@ const schema = z
     statementTimeoutMs: env.API_STATEMENT_TIMEOUT_MS,
     trustProxy: env.API_TRUST_PROXY === 'true',
     shutdownTimeoutMs: env.API_SHUTDOWN_TIMEOUT_MS,
-    reportCacheMs: env.API_REPORT_CACHE_MS,
     credentialCacheMs: env.API_CREDENTIAL_CACHE_MS,
     credentialStaleMs: env.API_CREDENTIAL_STALE_MS,
     /** Browser origins allowed to call /mcp besides the API's own (comma-separated). */

@@ -7,8 +7,6 @@ import type { ApiConfig } from './config';
 import type { ApiMetrics } from './metrics';
 import type { CredentialCache } from './credential-cache';
 import type { RateLimiter } from './rate-limiter';
-import type { TtlCache } from '../services/ttl-cache';
-import type { GroupSums } from '../services/report.service';
 
 export interface AppContext {
   config: ApiConfig;
@@ -19,8 +17,6 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   /** Verified credentials, trusted while the database cannot answer (see CredentialCache). */
   credentialCache: CredentialCache;
-  /** Grouped report rows for a second or two (see TtlCache). */
-  reportCache: TtlCache<GroupSums[]>;
   now: () => number;
   /** Readiness checks for /readyz. */
   readiness: Record<string, () => Promise<{ ok: boolean; detail?: string }>>;

@@ -1,13 +1,13 @@
-/** tsoa's IoC hook: controllers are built per request from the app's context (no container library). */
+/** tsoa's IoC hook: each controller is built per request around the services of the composition root. */
 import type { Request } from 'express';
 import type { IocContainer, ServiceIdentifier } from '@tsoa/runtime';
-import type { AppContext } from './context';
+import type { ApiServices } from './services';
 
-type ControllerClass = new (ctx: AppContext) => unknown;
+type ControllerClass = new (services: ApiServices) => unknown;
 
 export const iocContainer = (request: Request): IocContainer => ({
   get<T>(controller: ServiceIdentifier<T>): T {
-    const ctx = request.app.locals.ctx as AppContext;
-    return new (controller as unknown as ControllerClass)(ctx) as T;
+    const services = request.app.locals.services as ApiServices;
+    return new (controller as unknown as ControllerClass)(services) as T;
   },
 });

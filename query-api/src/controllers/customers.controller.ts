@@ -6,9 +6,10 @@
 import type { Request as ExpressRequest } from 'express';
 import { Controller, Get, Path, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { CustomersResponse, ShopifyErrorBody } from '../../../contracts/src/customers';
-import type { AppContext, Principal } from '../app/context';
+import { principalOf } from '../app/envelope';
+import type { ApiServices } from '../app/services';
 import { badRequest } from '../app/errors';
-import { CustomersService, DEFAULT_LIMIT, TIME_FILTERS, type TimeFilter } from '../services/customers.service';
+import { type CustomersService, DEFAULT_LIMIT, TIME_FILTERS, type TimeFilter } from '../services/customers.service';
 
 /** The raw query value when it is one plain string (repeated parameters come as arrays). */
 function rawQuery(req: ExpressRequest, name: string): string | undefined {
@@ -27,9 +28,9 @@ function baseUrl(req: ExpressRequest): string {
 export class CustomersController extends Controller {
   private readonly service: CustomersService;
 
-  constructor(ctx: AppContext) {
+  constructor(services: ApiServices) {
     super();
-    this.service = new CustomersService(ctx);
+    this.service = services.customers;
   }
 
   /**
@@ -76,7 +77,7 @@ export class CustomersController extends Controller {
   ): Promise<CustomersResponse> {
     if (rawQuery(req, 'page_info') !== undefined)
       throw badRequest('page_info', 'is not supported; page with since_id (follow the Link header)');
-    const store = (req.user as Principal).store;
+    const store = principalOf(req).store;
     // tsoa parsed since_id into a double; keep the exact digits so ids above 2^53 page exactly.
     const rawSince = rawQuery(req, 'since_id')?.trim();
     const sinceId = rawSince && /^\d+$/.test(rawSince) ? rawSince : String(since_id);

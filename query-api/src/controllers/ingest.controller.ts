@@ -6,22 +6,20 @@
 import type { Request as ExpressRequest } from 'express';
 import { Body, Controller, Path, Post, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { IngestResponse } from '../../../contracts/src/ingest';
-import type { AppContext, Principal } from '../app/context';
-import { authenticate } from '../app/authentication';
+import { principalOf, success } from '../app/envelope';
+import type { ApiServices } from '../app/services';
 import type { ErrorBody } from '../app/errors';
 import { badRequest } from '../app/errors';
-import { IngestService } from '../services/ingest.service';
-
-const success = (data: IngestResponse['data']): IngestResponse => ({ code: 1, message: 'success', data });
+import { type IngestService } from '../services/ingest.service';
 
 @Route('')
 @Tags('Ingestion')
 export class IngestController extends Controller {
   private readonly service: IngestService;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly services: ApiServices) {
     super();
-    this.service = new IngestService(ctx);
+    this.service = services.ingest;
   }
 
   /**
@@ -38,13 +36,11 @@ export class IngestController extends Controller {
   @Response<ErrorBody>(413, 'Body larger than 1 MiB')
   @Response<ErrorBody>(503, 'Stream unavailable; retry')
   public async pushEvents(
-    @Path() version: string,
+    @Path('version') _version: string,
     @Body() body: unknown,
     @Request() req: ExpressRequest,
   ): Promise<IngestResponse> {
-    void version;
-    const principal = req.user as Principal;
-    return success(await this.service.ingestEvents(principal.store, body));
+    return success(await this.service.ingestEvents(principalOf(req).store, body));
   }
 
   /**
@@ -66,10 +62,7 @@ export class IngestController extends Controller {
     @Body() body: unknown,
     @Request() req: ExpressRequest,
   ): Promise<IngestResponse> {
-    const principal = await authenticate(this.ctx, 'ingest_key', ingest_key, 'ingest_key', {
-      name: 'collect',
-      perSecond: this.ctx.config.collectKeyRate,
-    });
+    const principal = await this.services.authenticateCollectKey(ingest_key);
     let parsed = body;
     if (typeof body === 'string') {
       try {
@@ -86,12 +79,11 @@ export class IngestController extends Controller {
   @Security('ingest_key', ['ingest'])
   @Response<ErrorBody>(400, 'Invalid order; the message names the field')
   public async pushOrders(
-    @Path() version: string,
+    @Path('version') _version: string,
     @Body() body: unknown,
     @Request() req: ExpressRequest,
   ): Promise<IngestResponse> {
-    void version;
-    return success(await this.service.ingestPushes((req.user as Principal).store, 'orders', body));
+    return success(await this.service.ingestPushes(principalOf(req).store, 'orders', body));
   }
 
   /** Push products (Shopify Admin REST product shape; `variants[].cost` is the unit cost of goods). */
@@ -99,12 +91,11 @@ export class IngestController extends Controller {
   @Security('ingest_key', ['ingest'])
   @Response<ErrorBody>(400, 'Invalid product; the message names the field')
   public async pushProducts(
-    @Path() version: string,
+    @Path('version') _version: string,
     @Body() body: unknown,
     @Request() req: ExpressRequest,
   ): Promise<IngestResponse> {
-    void version;
-    return success(await this.service.ingestPushes((req.user as Principal).store, 'products', body));
+    return success(await this.service.ingestPushes(principalOf(req).store, 'products', body));
   }
 
   /** Push customers (Shopify Admin REST customer shape), listed by GET /{version}/api/customers. */
@@ -112,12 +103,11 @@ export class IngestController extends Controller {
   @Security('ingest_key', ['ingest'])
   @Response<ErrorBody>(400, 'Invalid customer; the message names the field')
   public async pushCustomers(
-    @Path() version: string,
+    @Path('version') _version: string,
     @Body() body: unknown,
     @Request() req: ExpressRequest,
   ): Promise<IngestResponse> {
-    void version;
-    return success(await this.service.ingestPushes((req.user as Principal).store, 'customers', body));
+    return success(await this.service.ingestPushes(principalOf(req).store, 'customers', body));
   }
 
   /** Push daily ad spend rows; an idempotent upsert by (date, platform, account, campaign, ad set, ad). */
@@ -125,11 +115,10 @@ export class IngestController extends Controller {
   @Security('ingest_key', ['ingest'])
   @Response<ErrorBody>(400, 'Invalid row; the message names the field')
   public async pushAdSpend(
-    @Path() version: string,
+    @Path('version') _version: string,
     @Body() body: unknown,
     @Request() req: ExpressRequest,
   ): Promise<IngestResponse> {
-    void version;
-    return success(await this.service.ingestPushes((req.user as Principal).store, 'ad-spend', body));
+    return success(await this.service.ingestPushes(principalOf(req).store, 'ad-spend', body));
   }
 }

@@ -23,10 +23,11 @@ import type {
   LinkCreateResponse,
   TrackingLinkRecord,
 } from '../../../contracts/src/reports';
-import type { AppContext, Principal } from '../app/context';
+import { principalOf, success } from '../app/envelope';
+import type { ApiServices } from '../app/services';
 import type { ErrorBody } from '../app/errors';
 import { notFound } from '../app/errors';
-import { LinkService } from '../services/link.service';
+import { type LinkService } from '../services/link.service';
 
 export interface LinkAnalysisData {
   /** @isInt */
@@ -48,16 +49,16 @@ export interface LinkAnalysisResponse {
 export class LinksController extends Controller {
   private readonly service: LinkService;
 
-  constructor(ctx: AppContext) {
+  constructor(services: ApiServices) {
     super();
-    this.service = new LinkService(ctx);
+    this.service = services.links;
   }
 
   /**
    * Creates a tracking link: `https://{SHORT_LINK_HOST}/<code>` redirects to the landing page with the
    * utm parameters and `ab_lnk=<code>` added; sessions that land through it carry the link's campaign,
    * source and medium. 10 requests/s per key.
-   * @param version API version: `v2-4-2`
+   * @param _version API version: `v2-4-2`
    */
   @Post('{version}/api/link-builder/create')
   @Security('api_key', ['link_builder'])
@@ -65,12 +66,11 @@ export class LinksController extends Controller {
   @Response<ErrorBody>(401, 'Missing, unknown or revoked ApiKey')
   @Response<ErrorBody>(429, 'Rate limit exceeded; see Retry-After')
   public async createLink(
-    @Path() version: string,
+    @Path('version') _version: string,
     @Body() body: LinkCreateRequest,
     @Request() req: ExpressRequest,
   ): Promise<LinkCreateResponse> {
-    void version;
-    return { code: 1, message: 'success', data: await this.service.create((req.user as Principal).store, body) };
+    return success(await this.service.create(principalOf(req).store, body));
   }
 
   /**
@@ -79,7 +79,7 @@ export class LinksController extends Controller {
    * first seen in it); purchase and add_to_cart with their values under the last-touch model;
    * collection_view and search_submit events in sessions from the link. Newest links first.
    * 5 requests/s per key.
-   * @param version API version: `v2-4-2`
+   * @param _version API version: `v2-4-2`
    */
   @Post('{version}/api/get/link-builder-analysis/list')
   @Security('api_key', ['report'])
@@ -87,12 +87,11 @@ export class LinksController extends Controller {
   @Response<ErrorBody>(401, 'Missing, unknown or revoked ApiKey')
   @Response<ErrorBody>(429, 'Rate limit exceeded; see Retry-After')
   public async linkAnalysis(
-    @Path() version: string,
+    @Path('version') _version: string,
     @Body() body: LinkAnalysisRequest,
     @Request() req: ExpressRequest,
   ): Promise<LinkAnalysisResponse> {
-    void version;
-    return { code: 1, message: 'success', data: await this.service.analysis((req.user as Principal).store, body) };
+    return success(await this.service.analysis(principalOf(req).store, body));
   }
 
   /** Short-link redirect (served on SHORT_LINK_HOST): 302 to the landing page; unknown code 404. */

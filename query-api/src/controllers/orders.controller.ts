@@ -7,18 +7,19 @@ import type {
   OrderEventRequest,
   OrderEventResponse,
 } from '../../../contracts/src/reports';
-import type { AppContext, Principal } from '../app/context';
+import { principalOf, success } from '../app/envelope';
+import type { ApiServices } from '../app/services';
 import type { ErrorBody } from '../app/errors';
-import { DEFAULT_JOURNEY_PAGE_SIZE, OrderService } from '../services/order.service';
+import { DEFAULT_JOURNEY_PAGE_SIZE, type OrderService } from '../services/order.service';
 
 @Route('{version}/api/order')
 @Tags('Orders')
 export class OrdersController extends Controller {
   private readonly service: OrderService;
 
-  constructor(ctx: AppContext) {
+  constructor(services: ApiServices) {
     super();
-    this.service = new OrderService(ctx);
+    this.service = services.orders;
   }
 
   /**
@@ -27,7 +28,7 @@ export class OrdersController extends Controller {
    * `event_at` in store time. A session's landing event has `event_type` ad, email, social_media,
    * organic_search, referral or direct (with `ad` filled for paid touches); other events have their kind
    * name and the matching kind object. Page from 1, page_size 1 to 100 (default 20).
-   * @param version API version: `v2-4-2`
+   * @param _version API version: `v2-4-2`
    */
   @Post('event')
   @Security('api_key', ['journey'])
@@ -36,25 +37,24 @@ export class OrdersController extends Controller {
   @Response<ErrorBody>(404, 'No such order in this store')
   @Response<ErrorBody>(429, 'Rate limit exceeded; see Retry-After')
   public async orderEvent(
-    @Path() version: string,
+    @Path('version') _version: string,
     @Body() body: OrderEventRequest,
     @Request() req: ExpressRequest,
   ): Promise<OrderEventResponse> {
-    void version;
     const data = await this.service.journey(
-      (req.user as Principal).store,
+      principalOf(req).store,
       body.order_id,
       body.page ?? 1,
       body.page_size ?? DEFAULT_JOURNEY_PAGE_SIZE,
     );
-    return { code: 1, message: 'success', data };
+    return success(data);
   }
 
   /**
    * First and last touchpoints of up to 100 orders (the credited touchpoints after the direct rule, as the
    * attribution used them); unknown or cancelled orders come back with null touchpoints. `time` is the
    * touchpoint's session start in store time.
-   * @param version API version: `v2-4-2`
+   * @param _version API version: `v2-4-2`
    */
   @Post('attribution-touch')
   @Security('api_key', ['journey'])
@@ -62,15 +62,10 @@ export class OrdersController extends Controller {
   @Response<ErrorBody>(401, 'Missing, unknown or revoked ApiKey')
   @Response<ErrorBody>(429, 'Rate limit exceeded; see Retry-After')
   public async attributionTouch(
-    @Path() version: string,
+    @Path('version') _version: string,
     @Body() body: AttributionTouchRequest,
     @Request() req: ExpressRequest,
   ): Promise<AttributionTouchResponse> {
-    void version;
-    return {
-      code: 1,
-      message: 'success',
-      data: await this.service.touchpoints((req.user as Principal).store, body.order_ids),
-    };
+    return success(await this.service.touchpoints(principalOf(req).store, body.order_ids));
   }
 }

@@ -10,18 +10,19 @@ import type {
   GetListSumRequest,
   GetListSumResponse,
 } from '../../../contracts/src/reports';
-import type { AppContext, Principal } from '../app/context';
+import { principalOf, success } from '../app/envelope';
+import type { ApiServices } from '../app/services';
 import type { ErrorBody } from '../app/errors';
-import { ReportService } from '../services/report.service';
+import { type ReportService } from '../services/report.service';
 
 @Route('{version}/api/all-attribution')
 @Tags('Attribution reports')
 export class ReportsController extends Controller {
   private readonly service: ReportService;
 
-  constructor(ctx: AppContext) {
+  constructor(services: ApiServices) {
     super();
-    this.service = new ReportService(ctx);
+    this.service = services.reports;
   }
 
   /**
@@ -33,7 +34,7 @@ export class ReportsController extends Controller {
    * numbers or a requested dimension), default conversions desc; ties by the dimensions ascending.
    * Conversions are fractional under linear and position; money is in the store currency, 2 decimals.
    * Rate limit: 5 requests per second per key.
-   * @param version API version: `v2-4-2`
+   * @param _version API version: `v2-4-2`
    */
   @Post('get-list')
   @Security('api_key', ['report'])
@@ -41,18 +42,17 @@ export class ReportsController extends Controller {
   @Response<ErrorBody>(401, 'Missing, unknown or revoked ApiKey')
   @Response<ErrorBody>(429, 'Rate limit exceeded; see Retry-After')
   public async getList(
-    @Path() version: string,
+    @Path('version') _version: string,
     @Body() body: GetListRequest,
     @Request() req: ExpressRequest,
   ): Promise<GetListResponse> {
-    void version;
-    return { code: 1, message: 'success', data: await this.service.list((req.user as Principal).store, body) };
+    return success(await this.service.list(principalOf(req).store, body));
   }
 
   /**
    * The fourteen numbers over the same filters as get-list: the additive ones are the sum over every
    * get-list record, the ratios are computed from those sums. Rate limit: 5 requests per second per key.
-   * @param version API version: `v2-4-2`
+   * @param _version API version: `v2-4-2`
    */
   @Post('get-list-sum')
   @Security('api_key', ['report'])
@@ -60,11 +60,10 @@ export class ReportsController extends Controller {
   @Response<ErrorBody>(401, 'Missing, unknown or revoked ApiKey')
   @Response<ErrorBody>(429, 'Rate limit exceeded; see Retry-After')
   public async getListSum(
-    @Path() version: string,
+    @Path('version') _version: string,
     @Body() body: GetListSumRequest,
     @Request() req: ExpressRequest,
   ): Promise<GetListSumResponse> {
-    void version;
-    return { code: 1, message: 'success', data: await this.service.sum((req.user as Principal).store, body) };
+    return success(await this.service.sum(principalOf(req).store, body));
   }
 }

@@ -27,7 +27,7 @@ import type {
 import type { ShopCustomer, ShopCustomerAddress } from '../../../contracts/src/pushes';
 import { localDateTime, zonedToEpoch } from '../../../contracts/src/time';
 import type { StoreRecord } from '../../../storage/store-registry';
-import type { AppContext } from '../app/context';
+import type { Db } from '../../../storage/db';
 import { badRequest } from '../app/errors';
 
 export const DEFAULT_LIMIT = 50;
@@ -219,7 +219,7 @@ export function toCustomer(c: ShopCustomer, store: Pick<StoreRecord, 'timezone' 
 }
 
 export class CustomersService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly db: Db) {}
 
   /** One page of the store's customers with id > since_id, ascending by id (numerically). */
   async listCustomers(store: StoreRecord, query: ListCustomersQuery): Promise<CustomersPage> {
@@ -229,7 +229,7 @@ export class CustomersService {
       return ms === undefined ? null : new Date(ms).toISOString();
     };
     // One row more than the page tells whether a next page exists.
-    const rows = await this.ctx.db.query<{ customer_id: string; payload: ShopCustomer }>(
+    const rows = await this.db.query<{ customer_id: string; payload: ShopCustomer }>(
       'customers.list',
       `select customer_id, payload
        from shop_customers

@@ -15,7 +15,9 @@ import {
   type ValidationResult,
 } from '../../../contracts/src/validation';
 import type { StoreRecord } from '../../../storage/store-registry';
-import type { AppContext } from '../app/context';
+import type { Logger } from '../../../runtime/logger';
+import type { EventPublisher } from '../adapters/event-publisher';
+import type { ApiMetrics } from '../app/metrics';
 import { ApiError, badRequest } from '../app/errors';
 import { findUnstorable } from '../../../contracts/src/validation/storable';
 
@@ -72,16 +74,26 @@ function summarize(rejected: RejectedItem[], batch: boolean): string {
     .join('; ');
 }
 
+export interface IngestServiceDeps {
+  publisher: EventPublisher;
+  logger: Logger;
+  metrics: Pick<ApiMetrics, 'eventsReceived' | 'dataQualityWarnings'>;
+  now: () => number;
+  /** Items per request. */
+  maxBatch: number;
+  eventPartitions: number;
+}
+
 export class IngestService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly deps: IngestServiceDeps) {}
 
   /**
    * Events of `/api/events` (every envelope member required) or, with `collect`, of the browser route `/collect`,
    * which fills a missing `clientIp` from the request and a missing `seq` and `type` with their defaults.
    */
   async ingestEvents(store: StoreRecord, body: unknown, collect?: { clientIp: string }): Promise<IngestResult> {
-    const items = asItems(body, this.ctx.config.maxBatch);
-    const receivedAt = this.ctx.now();
+    const items = asItems(body, this.deps.maxBatch);
+    const receivedAt = this.deps.now();
     const now = new Date(receivedAt);
     const rejected: RejectedItem[] = [];
     const valid: Publishable[] = [];
@@ -103,7 +115,7 @@ export class IngestService {
       }
       if (r.warnings.length) {
         warnings++;
-        for (const w of r.warnings) this.ctx.metrics.dataQualityWarnings.inc({ field: w.split(' ')[0] ?? w });
+        for (const w of r.warnings) this.deps.metrics.dataQualityWarnings.inc({ field: w.split(' ')[0] ?? w });
       }
       const e = r.value;
       const payload = JSON.stringify(e);
@@ -115,7 +127,7 @@ export class IngestService {
       valid.push({
         index,
         subject: eventSubject(
-          partitionOf(store.store_id, e.clientId, this.ctx.config.eventPartitions),
+          partitionOf(store.store_id, e.clientId, this.deps.eventPartitions),
           store.store_id,
           e.name,
         ),
@@ -127,8 +139,8 @@ export class IngestService {
   }
 
   async ingestPushes(store: StoreRecord, kind: PushKind, body: unknown): Promise<IngestResult> {
-    const items = asItems(body, this.ctx.config.maxBatch);
-    const receivedAt = this.ctx.now();
+    const items = asItems(body, this.deps.maxBatch);
+    const receivedAt = this.deps.now();
     const rejected: RejectedItem[] = [];
     const valid: Publishable[] = [];
     items.forEach((item, index) => {
@@ -153,7 +165,7 @@ export class IngestService {
       valid.push({
         index,
         subject: eventSubject(
-          partitionOf(store.store_id, `${kind}:${r.value.key}`, this.ctx.config.eventPartitions),
+          partitionOf(store.store_id, `${kind}:${r.value.key}`, this.deps.eventPartitions),
           store.store_id,
           PUSH_SUBJECT_NAMES[kind],
         ),
@@ -198,22 +210,22 @@ export class IngestService {
     receivedAt: number,
     batch: boolean,
   ): Promise<IngestResult> {
-    this.ctx.metrics.eventsReceived.inc({ kind, result: 'rejected' }, rejected.length);
+    this.deps.metrics.eventsReceived.inc({ kind, result: 'rejected' }, rejected.length);
     if (valid.length === 0) throw new ApiError(400, summarize(rejected, batch));
     let duplicates = 0;
     try {
       const acks = await Promise.all(
-        valid.map((v) => this.ctx.publisher.publish(v.subject, v.payload, v.msgId, receivedAt)),
+        valid.map((v) => this.deps.publisher.publish(v.subject, v.payload, v.msgId, receivedAt)),
       );
       duplicates = acks.filter((a) => a.duplicate).length;
     } catch (err) {
-      this.ctx.logger.error({ err }, 'publish to JetStream failed');
+      this.deps.logger.error({ err }, 'publish to JetStream failed');
       throw new ApiError(503, 'stream: unavailable; retry the request (event ids make retries safe)', {
         'Retry-After': '1',
       });
     }
-    this.ctx.metrics.eventsReceived.inc({ kind, result: 'accepted' }, valid.length - duplicates);
-    this.ctx.metrics.eventsReceived.inc({ kind, result: 'duplicate' }, duplicates);
+    this.deps.metrics.eventsReceived.inc({ kind, result: 'accepted' }, valid.length - duplicates);
+    this.deps.metrics.eventsReceived.inc({ kind, result: 'duplicate' }, duplicates);
     return { accepted: valid.length, duplicates, rejected, warnings };
   }
 }

@@ -12,7 +12,10 @@ import type {
 import { eventSubject, LINK_CLICK_SUBJECT_NAME, partitionOf } from '../../../contracts/src/subjects';
 import { localDateTime, zonedToEpoch } from '../../../contracts/src/time';
 import type { StoreRecord } from '../../../storage/store-registry';
-import type { AppContext } from '../app/context';
+import type { Db } from '../../../storage/db';
+import type { Logger } from '../../../runtime/logger';
+import type { EventPublisher } from '../adapters/event-publisher';
+import type { ApiMetrics } from '../app/metrics';
 import { badRequest } from '../app/errors';
 import { validateRange } from './report.service';
 
@@ -72,11 +75,22 @@ interface LinkRow {
   created_at: Date;
 }
 
+export interface LinkServiceDeps {
+  db: Db;
+  /** Records clicks on the stream, like any ingested event. */
+  publisher: EventPublisher;
+  logger: Logger;
+  metrics: Pick<ApiMetrics, 'eventsReceived'>;
+  now: () => number;
+  shortLinkHost: string;
+  eventPartitions: number;
+}
+
 export class LinkService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly deps: LinkServiceDeps) {}
 
   private shortLink(code: string): string {
-    return `https://${this.ctx.config.shortLinkHost}/${code}`;
+    return `https://${this.deps.shortLinkHost}/${code}`;
   }
 
   async create(store: StoreRecord, req: LinkCreateRequest): Promise<LinkCreateData> {
@@ -99,7 +113,7 @@ export class LinkService {
     };
     for (let attempt = 0; attempt < 5; attempt++) {
       const code = newCode();
-      const rows = await this.ctx.db.query<LinkRow>(
+      const rows = await this.deps.db.query<LinkRow>(
         'link.create',
         `insert into tracking_links (store_id, code, landing_page, campaign, source, medium, content, term, creator)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -137,12 +151,12 @@ export class LinkService {
     visitor: { ip: string; userAgent: string; referrer: string; clientId: string },
   ): Promise<string | null> {
     if (!CODE_PATTERN.test(code)) return null;
-    const [link] = await this.ctx.db.query<LinkRow>('link.resolve', 'select * from tracking_links where code = $1', [
+    const [link] = await this.deps.db.query<LinkRow>('link.resolve', 'select * from tracking_links where code = $1', [
       code,
     ]);
     if (!link) return null;
     const clickId = randomUUID();
-    const now = this.ctx.now();
+    const now = this.deps.now();
     const body = JSON.stringify({
       code,
       clickId,
@@ -153,9 +167,9 @@ export class LinkService {
       referrer: visitor.referrer.slice(0, 2048),
     });
     try {
-      await this.ctx.publisher.publish(
+      await this.deps.publisher.publish(
         eventSubject(
-          partitionOf(link.store_id, clickId, this.ctx.config.eventPartitions),
+          partitionOf(link.store_id, clickId, this.deps.eventPartitions),
           link.store_id,
           LINK_CLICK_SUBJECT_NAME,
         ),
@@ -165,8 +179,8 @@ export class LinkService {
       );
     } catch (err) {
       // The visitor still gets where they were going; the lost click is logged and counted.
-      this.ctx.logger.error({ err, code }, 'could not record a link click');
-      this.ctx.metrics.eventsReceived.inc({ kind: 'link_click', result: 'lost' });
+      this.deps.logger.error({ err, code }, 'could not record a link click');
+      this.deps.metrics.eventsReceived.inc({ kind: 'link_click', result: 'lost' });
     }
     return redirectTarget(link);
   }
@@ -180,12 +194,12 @@ export class LinkService {
     const pageSize = req.page_size ?? 20;
     const from = new Date(zonedToEpoch(req.start_date, store.timezone)!).toISOString();
     const to = new Date(zonedToEpoch(req.end_date, store.timezone)!).toISOString();
-    const [count] = await this.ctx.db.query<{ n: string }>(
+    const [count] = await this.deps.db.query<{ n: string }>(
       'links.count',
       'select count(*) as n from tracking_links where store_id = $1',
       [store.store_id],
     );
-    const rows = await this.ctx.db.query<
+    const rows = await this.deps.db.query<
       LinkRow & {
         clicks: string;
         total_users: string;

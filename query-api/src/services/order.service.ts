@@ -9,7 +9,7 @@ import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { AdInfo, ApiTouchpoint, OrderJourney, OrderTouchpoints } from '../../../contracts/src/reports';
 import { localDateTime } from '../../../contracts/src/time';
 import type { StoreRecord } from '../../../storage/store-registry';
-import type { AppContext } from '../app/context';
+import type { Db } from '../../../storage/db';
 import { badRequest, notFound } from '../app/errors';
 import { type JourneyEvent, type JourneySession, toEventItem } from './journey-mapper';
 
@@ -30,11 +30,15 @@ interface StoredTouch {
 }
 
 export class OrderService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly db: Db,
+    /** Host of the tracking short links, for the `creator` object of a journey. */
+    private readonly shortLinkHost: string,
+  ) {}
 
   /** The person and time of an order: its purchase conversion, else its completing event, else its push. */
   private async anchor(storeId: string, orderId: string): Promise<Anchor | null> {
-    const rows = await this.ctx.db.query<{ person_id: string; at: Date }>(
+    const rows = await this.db.query<{ person_id: string; at: Date }>(
       'journey.anchor',
       `select person_id, at from (
          select person_id, occurred_at as at, 1 as rank from conversions
@@ -66,9 +70,9 @@ export class OrderService {
     const params = [store.store_id, anchor.personId, from, to];
     const window = `from event_facts e join clients c on c.store_id = e.store_id and c.client_id = e.client_id
        where e.store_id = $1 and c.person_id = $2 and e.occurred_at >= $3 and e.occurred_at <= $4`;
-    const [count] = await this.ctx.db.query<{ n: string }>('journey.count', `select count(*) as n ${window}`, params);
+    const [count] = await this.db.query<{ n: string }>('journey.count', `select count(*) as n ${window}`, params);
     const total = Number(count?.n ?? 0);
-    const events = await this.ctx.db.query<
+    const events = await this.db.query<
       Pick<EventFactRow, 'event_id' | 'client_id' | 'name' | 'occurred_at' | 'page_url' | 'referrer'> & {
         payload: StorefrontEvent | null;
       }
@@ -84,7 +88,7 @@ export class OrderService {
     // The session of each event: the client's latest session started at or before it.
     const clients = [...new Set(events.map((e) => e.client_id))];
     const sessions = clients.length
-      ? await this.ctx.db.query<Omit<SessionRow, 'landing_page' | 'click_id_param'> & { referrer: string | null }>(
+      ? await this.db.query<Omit<SessionRow, 'landing_page' | 'click_id_param'> & { referrer: string | null }>(
           'journey.sessions',
           `select s.client_id, s.started_at, s.landing_event_id, s.origin, s.channel, s.source, s.medium, s.campaign, s.platform,
                   s.content, s.term, s.link_code, f.referrer
@@ -152,7 +156,7 @@ export class OrderService {
       ...new Map(touches.filter((t) => t.platform).map((t) => [`${t.platform}\u0000${t.campaign}`, t])).values(),
     ];
     if (pairs.length === 0) return new Map();
-    const rows = await this.ctx.db.query<{ platform: string; campaign: string; row: Record<string, string> }>(
+    const rows = await this.db.query<{ platform: string; campaign: string; row: Record<string, string> }>(
       'journey.ads',
       `select distinct on (platform, campaign) platform, campaign, row from ad_spend
        where store_id = $1 and (platform, campaign) in (select * from unnest($2::text[], $3::text[]))
@@ -181,21 +185,18 @@ export class OrderService {
     codes: string[],
   ): Promise<Map<string, { creator: string; tracking_link: string }>> {
     if (codes.length === 0) return new Map();
-    const rows = await this.ctx.db.query<{ code: string; creator: string }>(
+    const rows = await this.db.query<{ code: string; creator: string }>(
       'journey.links',
       'select code, creator from tracking_links where store_id = $1 and code = any($2::text[])',
       [storeId, [...new Set(codes)]],
     );
     return new Map(
-      rows.map((r) => [
-        r.code,
-        { creator: r.creator, tracking_link: `https://${this.ctx.config.shortLinkHost}/${r.code}` },
-      ]),
+      rows.map((r) => [r.code, { creator: r.creator, tracking_link: `https://${this.shortLinkHost}/${r.code}` }]),
     );
   }
 
   async touchpoints(store: StoreRecord, orderIds: readonly string[]): Promise<OrderTouchpoints[]> {
-    const rows = await this.ctx.db.query<{ conversion_key: string; first_touch: StoredTouch; last_touch: StoredTouch }>(
+    const rows = await this.db.query<{ conversion_key: string; first_touch: StoredTouch; last_touch: StoredTouch }>(
       'touch.lookup',
       `select conversion_key, first_touch, last_touch from conversions
        where store_id = $1 and goal = 'purchase' and conversion_key = any($2::text[])`,

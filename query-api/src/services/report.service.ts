@@ -15,7 +15,7 @@ import type {
   OrderSpec,
 } from '../../../contracts/src/reports';
 import type { StoreRecord } from '../../../storage/store-registry';
-import type { AppContext } from '../app/context';
+import type { Db } from '../../../storage/db';
 import { badRequest } from '../app/errors';
 
 export const MAX_RANGE_DAYS = 366;
@@ -163,13 +163,8 @@ export function compareRecords(
   return 0;
 }
 
-/** Sorted records per grouped result (the cached array is the key, so they expire together). */
-const SORTED = new WeakMap<GroupSums[], Map<string, AttributionRecord[]>>();
-
 export class ReportService {
-  private readonly sortedCache = SORTED;
-
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly db: Db) {}
 
   /** Grouped sums for the filters: attribution rows fully joined with spend on the requested dimensions. */
   private async groups(
@@ -184,7 +179,7 @@ export class ReportService {
     const spendGroup = cols.filter((c) => c !== 'landing_page');
     // Only landing_page requested: all spend is one row (none when there is no spend).
     const spendGrouping = spendGroup.length ? `group by ${spendGroup.join(', ')}` : 'having count(*) > 0';
-    const rows = await this.ctx.db.query<Record<string, string>>(
+    const rows = await this.db.query<Record<string, string>>(
       'report.groups',
       `with a as (
          select ${cols.join(', ')}, sum(weight) as weight, sum(new_weight) as new_weight, sum(value_micros) as value_micros,
@@ -230,16 +225,8 @@ export class ReportService {
     const dims = validateDimensions(req.dimensions);
     const keys = validateOrders(req.orders, dims);
     const { groups } = await this.groups(store, req);
-    // The sorted records of a query are kept beside its groups, so paging through it formats them once.
-    let sorted = this.sortedCache.get(groups);
-    const sortKey = JSON.stringify(keys);
-    let records = sorted?.get(sortKey);
-    if (!records) {
-      records = groups.map((g) => toRecord(g, dims));
-      records.sort((a, b) => compareRecords(a, b, keys.length ? keys : [{ column: 'conversions', desc: true }], dims));
-      if (!sorted) this.sortedCache.set(groups, (sorted = new Map<string, AttributionRecord[]>()));
-      sorted.set(sortKey, records);
-    }
+    const records = groups.map((g) => toRecord(g, dims));
+    records.sort((a, b) => compareRecords(a, b, keys.length ? keys : [{ column: 'conversions', desc: true }], dims));
     const from = (req.page - 1) * req.page_size;
     return { total: records.length, page_size: req.page_size, records: records.slice(from, from + req.page_size) };
   }

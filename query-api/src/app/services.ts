@@ -1,0 +1,49 @@
+/**
+ * The query API's services, built once by the composition root (api.ts) with their explicit dependencies,
+ * and handed to the controllers by tsoa's IoC hook (ioc.ts). A service never sees the whole app context.
+ */
+import { CustomersService } from '../services/customers.service';
+import { IngestService } from '../services/ingest.service';
+import { LinkService } from '../services/link.service';
+import { OrderService } from '../services/order.service';
+import { ReportService } from '../services/report.service';
+import { authenticate } from './authentication';
+import type { AppContext, Principal } from './context';
+
+export interface ApiServices {
+  reports: ReportService;
+  orders: OrderService;
+  links: LinkService;
+  customers: CustomersService;
+  ingest: IngestService;
+  /** The store of an ingest key given in the path of /collect, with that route's own rate limit. */
+  authenticateCollectKey: (key: string) => Promise<Principal>;
+}
+
+export function createServices(ctx: AppContext): ApiServices {
+  const { db, config, logger, metrics, publisher, now } = ctx;
+  return {
+    reports: new ReportService(db),
+    orders: new OrderService(db, config.shortLinkHost),
+    links: new LinkService({
+      db,
+      publisher,
+      logger,
+      metrics,
+      now,
+      shortLinkHost: config.shortLinkHost,
+      eventPartitions: config.eventPartitions,
+    }),
+    customers: new CustomersService(db),
+    ingest: new IngestService({
+      publisher,
+      logger,
+      metrics,
+      now,
+      maxBatch: config.maxBatch,
+      eventPartitions: config.eventPartitions,
+    }),
+    authenticateCollectKey: (key) =>
+      authenticate(ctx, 'ingest_key', key, 'ingest_key', { name: 'collect', perSecond: config.collectKeyRate }),
+  };
+}
