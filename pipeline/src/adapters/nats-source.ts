@@ -6,19 +6,7 @@
 import { merge, Observable } from 'rxjs';
 import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import { consumerName, EVENTS_STREAM, RECEIVED_AT_HEADER } from '../../../contracts/src/subjects';
-
-export interface InboundMessage {
-  subject: string;
-  /** Stream sequence. */
-  seq: number;
-  data: Uint8Array;
-  /** Epoch ms at which the API accepted the message, when it said so. */
-  receivedAt: number | null;
-  redelivered: boolean;
-  ack(): void;
-  nak(delayMs?: number): void;
-  working(): void;
-}
+import type { InboundMessage } from '../stream/inbound-message';
 
 export function toInbound(m: JsMsg): InboundMessage {
   const header = m.headers?.get(RECEIVED_AT_HEADER);

@@ -8,7 +8,7 @@ import { concatMap, defer, from, lastValueFrom, map, type Observable, retry, thr
 import { batchWhileBusy } from './batch-while-busy';
 import type { DecodeResult } from '../domain/decode-message';
 import { decodeMessage } from '../domain/decode-message';
-import type { InboundMessage } from '../adapters/nats-source';
+import type { InboundMessage } from './inbound-message';
 
 export interface BatchItem {
   msg: InboundMessage;
