@@ -16,6 +16,7 @@ export const STREAM_FACT_TABLES = [
   'variant_costs',
   'link_clicks',
   'identity_links',
+  'product_info',
 ] as const;
 
 /** Views: everything the pipeline maintains incrementally and the reconciliation recomputes from the facts. */
@@ -27,6 +28,14 @@ export const VIEW_TABLES = [
   'attribution_daily',
   'attribution_by_source',
   'ad_spend_daily',
+  'web_person_days',
+  'product_person_days',
+  'product_person_credits',
+  'web_daily',
+  'web_users',
+  'product_daily',
+  'product_users',
+  'product_credits_daily',
 ] as const;
 export type ViewTable = (typeof VIEW_TABLES)[number];
 
@@ -53,6 +62,8 @@ export interface EventFactRow {
   currency_orig: string | null;
   /** [[variant id, quantity], ...] */
   lines: Array<[string, number]>;
+  /** [[product id, variant id, quantity, line amount in cents], ...] */
+  items: Array<[string, string, number, number]>;
 }
 
 /** A row of `order_facts`. */
@@ -70,6 +81,7 @@ export interface OrderFactRow {
   referring_site: string;
   checkout_token: string | null;
   lines: Array<[string, number]>;
+  items: Array<[string, string, number, number]>;
 }
 
 /** The columns of `sessions` after store_id, in table order. */

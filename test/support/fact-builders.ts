@@ -39,6 +39,7 @@ export function makeEvent(fields: Partial<EventFact> & Pick<EventFact, 'eventId'
     valueOrig: null,
     currencyOrig: null,
     lines: [],
+    items: [],
     ...fields,
   };
 }
@@ -136,6 +137,7 @@ export function makeOrder(fields: Partial<OrderFact> & Pick<OrderFact, 'orderId'
     referringSite: '',
     checkoutToken: null,
     lines: [],
+    items: [],
     ...fields,
   };
 }

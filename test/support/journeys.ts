@@ -13,6 +13,8 @@ import {
   sampleEvent,
   sampleLead,
   sampleOrder,
+  sampleProductVariant,
+  socksVariant,
 } from './samples';
 import type { Db } from '../../storage/db';
 import { waitFor } from './harness';
@@ -39,6 +41,10 @@ function envelope<N extends EventName>(name: N, a: At, data?: EventOf<N>['data']
 }
 
 export const pageView = (a: At) => envelope('page_viewed', a);
+
+/** A product view of the tee (0) or the socks (1). */
+export const productView = (a: At, product: 0 | 1 = 0) =>
+  envelope('product_viewed', a, { productVariant: product === 0 ? sampleProductVariant() : socksVariant() });
 
 export const addToCart = (a: At, amount: number, variantId = '45737128657113') =>
   envelope('product_added_to_cart', a, {

@@ -100,7 +100,8 @@ export function sampleProductVariant(overrides: Partial<ProductVariant> = {}): P
   };
 }
 
-const socksVariant = (): ProductVariant =>
+/** A second product (wool socks), beside the default tee. */
+export const socksVariant = (): ProductVariant =>
   sampleProductVariant({
     id: '45737128689881',
     image: { src: '//cdn.shopify.com/s/files/1/0000/0001/products/socks.jpg' },

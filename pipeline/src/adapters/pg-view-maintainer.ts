@@ -34,6 +34,7 @@ import {
   writeConversions,
   writeSessions,
 } from './pg-views';
+import { contributionOf, upsertProductInfo, writeAnalytics } from './analytics-rollups';
 
 /** An epoch-ms time as PostgreSQL timestamptz text; Infinity is PostgreSQL's `infinity` (not seen yet). */
 const toTimestamp = (ms: number): string => (ms === Infinity ? 'infinity' : new Date(ms).toISOString());
@@ -127,15 +128,16 @@ async function insertEventFacts(q: Query, storeId: string, events: readonly Even
       vo: e.valueOrig,
       co: e.currencyOrig,
       l: e.lines,
+      i: e.items,
     })),
   );
   await q(
     'facts.events_insert',
     `insert into event_facts (store_id, event_id, client_id, name, occurred_at, page_url, referrer, email, customer_id, order_id,
-                              checkout_token, is_first_order, value_micros, value_orig, currency_orig, lines)
-     select $1, e, c, n, o, u, r, m, k, d, t, f, v, vo, co, coalesce(l, '[]')
+                              checkout_token, is_first_order, value_micros, value_orig, currency_orig, lines, items)
+     select $1, e, c, n, o, u, r, m, k, d, t, f, v, vo, co, coalesce(l, '[]'), coalesce(i, '[]')
      from jsonb_to_recordset($2::jsonb) as x(e text, c text, n text, o timestamptz, u text, r text, m text, k text, d text, t text,
-                                             f boolean, v bigint, vo numeric, co text, l jsonb)
+                                             f boolean, v bigint, vo numeric, co text, l jsonb, i jsonb)
      on conflict (store_id, event_id) do nothing`,
     [storeId, doc],
   );
@@ -146,14 +148,14 @@ async function upsertOrderFacts(q: Query, storeId: string, orders: readonly Orde
   await q(
     'facts.orders_upsert',
     `insert into order_facts (store_id, order_id, created_at, cancelled, email, customer_id, value_micros, refunded_micros, value_orig,
-                              currency_orig, landing_site, referring_site, checkout_token, lines)
+                              currency_orig, landing_site, referring_site, checkout_token, lines, items)
      select $1, * from unnest($2::text[], $3::timestamptz[], $4::boolean[], $5::text[], $6::text[], $7::bigint[], $8::bigint[],
-                              $9::numeric[], $10::text[], $11::text[], $12::text[], $13::text[], $14::jsonb[])
+                              $9::numeric[], $10::text[], $11::text[], $12::text[], $13::text[], $14::jsonb[], $15::jsonb[])
      on conflict (store_id, order_id) do update set
        created_at = excluded.created_at, cancelled = excluded.cancelled, email = excluded.email, customer_id = excluded.customer_id,
        value_micros = excluded.value_micros, refunded_micros = excluded.refunded_micros, value_orig = excluded.value_orig,
        currency_orig = excluded.currency_orig, landing_site = excluded.landing_site, referring_site = excluded.referring_site,
-       checkout_token = excluded.checkout_token, lines = excluded.lines`,
+       checkout_token = excluded.checkout_token, lines = excluded.lines, items = excluded.items`,
     [
       storeId,
       orders.map((o) => o.orderId),
@@ -169,6 +171,7 @@ async function upsertOrderFacts(q: Query, storeId: string, orders: readonly Orde
       orders.map((o) => o.referringSite),
       orders.map((o) => o.checkoutToken),
       orders.map((o) => JSON.stringify(o.lines)),
+      orders.map((o) => JSON.stringify(o.items)),
     ],
   );
 }
@@ -348,6 +351,7 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
       const rules: StoreRules = { timezone: batch.store.timezone, lookbackDays: batch.store.lookbackDays };
 
       await insertEventFacts(q, storeId, batch.events);
+      await upsertProductInfo(q, storeId, batch.raw);
       await upsertOrderFacts(q, storeId, batch.orders);
       const changedVariants = await upsertVariantCosts(q, storeId, batch.costs);
       if (hooks.factsOnly) {
@@ -387,6 +391,12 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
       );
       const conv = await writeConversions(q, storeId, [...personIds, ...mergedAway], views);
       await applyAttributionDelta(q, storeId, conv.delta);
+      await writeAnalytics(
+        q,
+        storeId,
+        [...personIds, ...mergedAway],
+        loaded.facts.map((f, i) => contributionOf(f, views[i]!, rules.timezone)),
+      );
       if (hooks.enqueueWebhooks && batch.raw.length) {
         await hooks.enqueueWebhooks(
           q,

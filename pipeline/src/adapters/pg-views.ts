@@ -51,6 +51,7 @@ function eventFactOf(r: EventFactRow): EventFact {
     valueOrig: r.value_orig === null ? null : Number(r.value_orig),
     currencyOrig: r.currency_orig,
     lines: r.lines,
+    items: r.items,
   };
 }
 
@@ -69,6 +70,7 @@ function orderFactOf(r: OrderFactRow): OrderFact {
     referringSite: r.referring_site,
     checkoutToken: r.checkout_token,
     lines: r.lines,
+    items: r.items,
   };
 }
 
@@ -105,7 +107,7 @@ export async function loadFactsOfGroups(
     q<EventFactRow>(
       'views.event_facts',
       `select event_id, client_id, name, occurred_at, page_url, referrer, email, customer_id, order_id, checkout_token,
-              is_first_order, value_micros, value_orig, currency_orig, lines
+              is_first_order, value_micros, value_orig, currency_orig, lines, items
        from event_facts where store_id = $1 and client_id = any($2::text[])`,
       [storeId, realClients],
     ),
@@ -113,7 +115,7 @@ export async function loadFactsOfGroups(
       ? q<OrderFactRow>(
           'views.order_facts',
           `select order_id, created_at, cancelled, email, customer_id, value_micros, refunded_micros, value_orig,
-                  currency_orig, landing_site, referring_site, checkout_token, lines
+                  currency_orig, landing_site, referring_site, checkout_token, lines, items
            from order_facts where store_id = $1 and order_id = any($2::text[])`,
           [storeId, orderIds],
         )

@@ -3,7 +3,8 @@
  * once, so that every later recomputation uses the same numbers (docs/product.md, Conversions and goals: both amounts are kept).
  */
 import { ORDER_CLIENT_PREFIX, orderClientId } from '../../../contracts/src/identity';
-import type { EventName, StorefrontEvent } from '../../../contracts/src/events';
+import type { EventName, ProductVariant, StorefrontEvent } from '../../../contracts/src/events';
+import { checkoutLineTotal } from '../../../contracts/src/line-items';
 import type { AdSpendRow, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
 import type { Channel } from '../../../contracts/src/channels';
 import { CART_ATTRIBUTE } from '../../../contracts/src/tracker';
@@ -12,6 +13,22 @@ import { convertToStore, decimal, type RateOf, toMicros } from './money';
 
 /** [variant id, quantity] */
 export type Line = [string, number];
+
+/**
+ * A product line of an event or an order: [product id, variant id, quantity, line amount in cents of the
+ * currency as sent]. The amount only weighs a line against the others of the same purchase (docs/product.md,
+ * Analytics), so it is not converted.
+ */
+export type ProductLine = [string, string, number, number];
+
+/** What an event says about a product, for product names and images (latest event wins). */
+export interface ProductInfo {
+  productId: string;
+  title: string;
+  vendor: string;
+  productType: string;
+  imageSrc: string;
+}
 
 export interface EventFact {
   eventId: string;
@@ -30,6 +47,8 @@ export interface EventFact {
   valueOrig: number | null;
   currencyOrig: string | null;
   lines: Line[];
+  /** Product lines: the viewed variant, the added cart line, the checkout's line items. */
+  items: ProductLine[];
 }
 
 export interface OrderFact {
@@ -47,6 +66,8 @@ export interface OrderFact {
   referringSite: string;
   checkoutToken: string | null;
   lines: Line[];
+  /** Product lines (line items that name a product). */
+  items: ProductLine[];
 }
 
 export interface VariantCost {
@@ -84,6 +105,50 @@ export function normalizeEmail(email: string | null | undefined): string | null 
   return e ? e : null;
 }
 
+/** Whole cents of an amount, for line weights (never negative). */
+const cents = (amount: number): number => Math.max(0, Math.round(amount * 100));
+
+function productLine(v: ProductVariant, quantity: number, amount: number): ProductLine {
+  return [v.product.id, v.id, quantity, cents(amount)];
+}
+
+/** Product names and images an event carries (product views, cart lines, checkout lines). */
+export function productInfoOfEvent(event: StorefrontEvent): ProductInfo[] {
+  const variants: ProductVariant[] = [];
+  switch (event.name) {
+    case 'product_viewed':
+      variants.push(event.data.productVariant);
+      break;
+    case 'product_added_to_cart':
+      variants.push(event.data.cartLine.merchandise);
+      break;
+    case 'checkout_started':
+    case 'checkout_completed':
+      variants.push(...event.data.checkout.lineItems.map((li) => li.variant));
+      break;
+    // The other events repeat names these carry, or carry none.
+    case 'page_viewed':
+    case 'collection_viewed':
+    case 'search_submitted':
+    case 'cart_viewed':
+    case 'product_removed_from_cart':
+    case 'checkout_contact_info_submitted':
+    case 'checkout_address_info_submitted':
+    case 'checkout_shipping_info_submitted':
+    case 'payment_info_submitted':
+    case 'lead_form_submitted':
+      break;
+  }
+  const trim = (s: string | null | undefined): string => (s ?? '').trim().slice(0, 500);
+  return variants.map((v) => ({
+    productId: v.product.id,
+    title: trim(v.product.title),
+    vendor: trim(v.product.vendor),
+    productType: trim(v.product.type),
+    imageSrc: trim(v.image?.src),
+  }));
+}
+
 export function toEventFact(event: StorefrontEvent, storeCurrency: string, rateOf: RateOf): Derived<EventFact> {
   const fact: EventFact = {
     eventId: event.id,
@@ -101,6 +166,7 @@ export function toEventFact(event: StorefrontEvent, storeCurrency: string, rateO
     valueOrig: null,
     currencyOrig: null,
     lines: [],
+    items: [],
   };
   const missingRates: string[] = [];
   const setValue = (amount: number, currency: string): void => {
@@ -116,6 +182,7 @@ export function toEventFact(event: StorefrontEvent, storeCurrency: string, rateO
       const line = event.data.cartLine;
       setValue(line.cost.totalAmount.amount, line.cost.totalAmount.currencyCode);
       fact.lines = [[line.merchandise.id, line.quantity]];
+      fact.items = [productLine(line.merchandise, line.quantity, line.cost.totalAmount.amount)];
       break;
     }
     case 'lead_form_submitted':
@@ -135,10 +202,15 @@ export function toEventFact(event: StorefrontEvent, storeCurrency: string, rateO
       fact.orderId = event.name === 'checkout_completed' ? event.data.checkout.order.id : null;
       setValue(c.totalPrice.amount, c.totalPrice.currencyCode);
       fact.lines = c.lineItems.map((li): Line => [li.variant.id, li.quantity]);
+      fact.items = c.lineItems.map((li) => productLine(li.variant, li.quantity, checkoutLineTotal(li).amount));
+      break;
+    }
+    case 'product_viewed': {
+      const v = event.data.productVariant;
+      fact.items = [productLine(v, 1, v.price.amount)];
       break;
     }
     case 'page_viewed':
-    case 'product_viewed':
     case 'collection_viewed':
     case 'search_submitted':
     case 'product_removed_from_cart':
@@ -171,6 +243,14 @@ export function toOrderFact(order: ShopOrder, storeCurrency: string, rateOf: Rat
       referringSite: order.referring_site ?? '',
       checkoutToken: order.checkout_token ?? null,
       lines: order.line_items.filter((li) => li.variant_id).map((li): Line => [String(li.variant_id), li.quantity]),
+      items: order.line_items
+        .filter((li) => li.product_id)
+        .map((li): ProductLine => [
+          String(li.product_id),
+          li.variant_id ? String(li.variant_id) : '',
+          li.quantity,
+          cents(decimal(li.price) * li.quantity),
+        ]),
     },
     missingRates: totalC.rateMissing ? [order.currency] : [],
   };

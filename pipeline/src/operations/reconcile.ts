@@ -21,6 +21,15 @@ import {
   withoutLandingPage,
   writeSessions,
 } from '../adapters/pg-views';
+import {
+  accumulateContribution,
+  type AnalyticsRollup,
+  applyAnalyticsDelta,
+  compareAnalytics,
+  contributionOf,
+  emptyDelta,
+  writeAnalytics,
+} from '../adapters/analytics-rollups';
 
 export interface DriftRow {
   view:
@@ -30,7 +39,8 @@ export interface DriftRow {
     | 'conversion_credits'
     | 'attribution_daily'
     | 'attribution_by_source'
-    | 'ad_spend_daily';
+    | 'ad_spend_daily'
+    | AnalyticsRollup;
   key: string;
   expected: unknown;
   actual: unknown;
@@ -140,12 +150,18 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
       // Recompute every person, chunk by chunk, comparing sessions and conversions as we go.
       const expectedRollup = new Map<string, RollupDelta>();
       const expectedDigest = new Map<string, { digest: string; day: string }>();
+      const expectedAnalytics = emptyDelta();
       let conversions = 0;
       for (let i = 0; i < personIds.length; i += chunk) {
         const ids = personIds.slice(i, i + chunk);
         const members = ids.flatMap((p) => groups.get(p)!.map((client_id) => ({ client_id, person_id: p })));
         const loaded = await loadFactsOfGroups(q, storeId, ids, members);
         const views = loaded.facts.map((f) => recomputePerson(f, rules));
+        if (!opts.repair) {
+          loaded.facts.forEach((f, k) =>
+            accumulateContribution(expectedAnalytics, contributionOf(f, views[k]!, rules.timezone), 1),
+          );
+        }
         for (const v of views) {
           for (const c of v.conversions) {
             conversions++;
@@ -332,6 +348,8 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
       );
       for (const r of spend) report({ view: 'ad_spend_daily', key: r.key, expected: r.expected, actual: r.actual });
 
+      await compareAnalytics(q, storeId, expectedAnalytics, (day) => inRange(day, opts), opts, report);
+
       return { storeId, persons: personIds.length, conversions, driftCount, drift, repaired: false };
     },
     mode,
@@ -358,12 +376,20 @@ async function repairViews(
   }
   // Re-insert conversions and credits person by person through the same writer the pipeline uses.
   const rollup = new Map<string, RollupDelta>();
+  const analytics = emptyDelta();
   for (let i = 0; i < personIds.length; i += 500) {
     const ids = personIds.slice(i, i + 500);
     const members = ids.flatMap((p) => groups.get(p)!.map((client_id) => ({ client_id, person_id: p })));
     const loaded = await loadFactsOfGroups(q, storeId, ids, members);
     const views = loaded.facts.map((f) => recomputePerson(f, rules));
     const diff = await writeConversions(q, storeId, [], views);
+    await writeAnalytics(
+      q,
+      storeId,
+      [],
+      loaded.facts.map((f, k) => contributionOf(f, views[k]!, rules.timezone)),
+      analytics,
+    );
     for (const [k, d] of diff.delta) {
       const cur = rollup.get(k) ?? { weight: 0, newWeight: 0, valueMicros: 0, cogsMicros: 0 };
       cur.weight += d.weight;
@@ -374,6 +400,7 @@ async function repairViews(
     }
   }
   await applyAttributionDelta(q, storeId, rollup);
+  await applyAnalyticsDelta(q, storeId, analytics);
   await q(
     'repair.spend',
     `insert into ad_spend_daily (store_id, day, platform, channel, source, medium, campaign, spend_micros, impressions, clicks, conv_value_micros)

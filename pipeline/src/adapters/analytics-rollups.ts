@@ -1,0 +1,512 @@
+/**
+ * The analytics views (docs/product.md, Analytics; storage in docs/decisions.md, Analytics): what each person
+ * adds (web_person_days, product_person_days, product_person_credits) and the rollups derived from it
+ * (web_daily, web_users, product_daily, product_users, product_credits_daily). The maintainer replaces the
+ * contributions of the persons it recomputed and applies the difference to the rollups in the same
+ * transaction; the reconciliation sums the recomputed contributions the same way and compares.
+ */
+import type { Query } from '../../../storage/db';
+import {
+  analyticsOfPerson,
+  type PersonAnalytics,
+  type ProductCreditRow,
+  type ProductRow,
+  productUserSpans,
+  type WebRow,
+  webUserSpans,
+} from '../domain/analytics';
+import type { PersonFacts, PersonView } from '../domain/recompute-person';
+import { type ProductInfo, productInfoOfEvent } from '../domain/facts';
+import type { StorefrontEvent } from '../../../contracts/src/events';
+
+type SqlType = 'date' | 'text' | 'smallint' | 'integer' | 'bigint' | 'integer[]';
+
+interface Column {
+  name: string;
+  type: SqlType;
+}
+
+interface TableShape {
+  table: string;
+  keys: readonly Column[];
+  values: readonly Column[];
+}
+
+const text = (name: string): Column => ({ name, type: 'text' });
+const date = (name: string): Column => ({ name, type: 'date' });
+const big = (name: string): Column => ({ name, type: 'bigint' });
+const int = (name: string): Column => ({ name, type: 'integer' });
+const TOUCH = ['channel', 'source', 'medium', 'campaign', 'landing_page'].map(text);
+
+export type AnalyticsRollup = 'web_daily' | 'web_users' | 'product_daily' | 'product_users' | 'product_credits_daily';
+
+interface RollupShape extends TableShape {
+  table: AnalyticsRollup;
+}
+
+const WEB_DAILY: RollupShape = {
+  table: 'web_daily',
+  keys: [date('day'), ...TOUCH],
+  values: ['sessions', 'events', 'engaged_sessions', 'new_users'].map(big),
+};
+const WEB_USERS: RollupShape = {
+  table: 'web_users',
+  keys: [{ name: 'dims', type: 'smallint' }, date('day'), ...TOUCH, date('prev_day')],
+  values: ['users', 'product_view_users', 'atc_users', 'checkout_users', 'payment_info_users', 'purchase_users'].map(
+    int,
+  ),
+};
+const PRODUCT_DAILY: RollupShape = {
+  table: 'product_daily',
+  keys: [date('day'), text('product_id')],
+  values: [
+    'views',
+    'add_to_cart',
+    'checkouts',
+    'purchases',
+    'units',
+    'revenue_micros',
+    'cogs_micros',
+    'new_customer_purchases',
+  ].map(big),
+};
+const PRODUCT_USERS: RollupShape = {
+  table: 'product_users',
+  keys: [date('day'), text('product_id'), date('prev_day')],
+  values: ['view_users', 'add_to_cart_users'].map(int),
+};
+const PRODUCT_CREDITS: RollupShape = {
+  table: 'product_credits_daily',
+  keys: [date('day'), text('model'), text('product_id'), ...TOUCH],
+  values: ['weight', 'value_micros', 'units'].map(big),
+};
+
+/** The rollup tables, in the order a batch updates them (one order for every worker). */
+export const ANALYTICS_ROLLUPS: readonly RollupShape[] = [
+  WEB_DAILY,
+  WEB_USERS,
+  PRODUCT_DAILY,
+  PRODUCT_USERS,
+  PRODUCT_CREDITS,
+];
+
+const WEB_PERSON: TableShape = {
+  table: 'web_person_days',
+  keys: [text('person_id'), date('day'), ...TOUCH],
+  values: [
+    int('sessions'),
+    int('events'),
+    int('engaged_sessions'),
+    int('new_users'),
+    { name: 'level', type: 'smallint' },
+    { name: 'event_counts', type: 'integer[]' },
+  ],
+};
+const PRODUCT_PERSON: TableShape = {
+  table: 'product_person_days',
+  keys: [text('person_id'), date('day'), text('product_id')],
+  values: [
+    int('views'),
+    int('add_to_cart'),
+    int('checkouts'),
+    int('purchases'),
+    big('units'),
+    big('revenue_micros'),
+    big('cogs_micros'),
+    int('new_customer_purchases'),
+  ],
+};
+const PRODUCT_PERSON_CREDITS: TableShape = {
+  table: 'product_person_credits',
+  keys: [text('person_id'), date('day'), text('model'), text('product_id'), ...TOUCH],
+  values: ['weight', 'value_micros', 'units'].map(big),
+};
+
+type Cell = string | number | number[];
+
+/** A column as selected: days as YYYY-MM-DD, and "-infinity" for the "no previous day" of a span. */
+const dateText = (c: Column): string =>
+  c.type === 'date'
+    ? `case when isfinite(${c.name}) then to_char(${c.name}, 'YYYY-MM-DD') else ${c.name}::text end as ${c.name}`
+    : c.name;
+
+// ---------------------------------------------------------------------------------------------------------
+// Rows of the per-person tables
+// ---------------------------------------------------------------------------------------------------------
+
+const webCells = (p: string, r: WebRow): Cell[] => [
+  p,
+  r.day,
+  r.channel,
+  r.source,
+  r.medium,
+  r.campaign,
+  r.landing_page,
+  r.sessions,
+  r.events,
+  r.engagedSessions,
+  r.newUsers,
+  r.level,
+  r.eventCounts,
+];
+const productCells = (p: string, r: ProductRow): Cell[] => [
+  p,
+  r.day,
+  r.productId,
+  r.views,
+  r.addToCart,
+  r.checkouts,
+  r.purchases,
+  r.units,
+  r.revenueMicros,
+  r.cogsMicros,
+  r.newCustomerPurchases,
+];
+const creditCells = (p: string, r: ProductCreditRow): Cell[] => [
+  p,
+  r.day,
+  r.model,
+  r.productId,
+  r.channel,
+  r.source,
+  r.medium,
+  r.campaign,
+  r.landingPage,
+  r.weight,
+  r.valueMicros,
+  r.units,
+];
+
+function webRowOf(c: readonly Cell[]): WebRow {
+  return {
+    day: c[1] as string,
+    channel: c[2] as string,
+    source: c[3] as string,
+    medium: c[4] as string,
+    campaign: c[5] as string,
+    landing_page: c[6] as string,
+    sessions: c[7] as number,
+    events: c[8] as number,
+    engagedSessions: c[9] as number,
+    newUsers: c[10] as number,
+    level: c[11] as number,
+    eventCounts: c[12] as number[],
+  };
+}
+
+function productRowOf(c: readonly Cell[]): ProductRow {
+  return {
+    day: c[1] as string,
+    productId: c[2] as string,
+    views: c[3] as number,
+    addToCart: c[4] as number,
+    checkouts: c[5] as number,
+    purchases: c[6] as number,
+    units: c[7] as number,
+    revenueMicros: c[8] as number,
+    cogsMicros: c[9] as number,
+    newCustomerPurchases: c[10] as number,
+  };
+}
+
+/** The contribution of one person, as rows of the three per-person tables. */
+export interface PersonContribution {
+  personId: string;
+  web: Cell[][];
+  products: Cell[][];
+  credits: Cell[][];
+}
+
+export function contributionOf(facts: PersonFacts, view: PersonView, timezone: string): PersonContribution {
+  const a: PersonAnalytics = analyticsOfPerson(facts, view, timezone);
+  const p = view.personId;
+  return {
+    personId: p,
+    web: a.web.map((r) => webCells(p, r)),
+    products: a.products.map((r) => productCells(p, r)),
+    credits: a.productCredits.map((r) => creditCells(p, r)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Rollup deltas
+// ---------------------------------------------------------------------------------------------------------
+
+/** Per rollup table: key cells joined by NUL -> value deltas. */
+export type AnalyticsDelta = Map<AnalyticsRollup, Map<string, number[]>>;
+
+export function emptyDelta(): AnalyticsDelta {
+  return new Map(ANALYTICS_ROLLUPS.map((t) => [t.table, new Map<string, number[]>()]));
+}
+
+function add(into: Map<string, number[]>, key: string, values: readonly number[], sign: 1 | -1): void {
+  let cur = into.get(key);
+  if (!cur) {
+    cur = new Array<number>(values.length).fill(0);
+    into.set(key, cur);
+  }
+  for (let i = 0; i < values.length; i++) cur[i]! += sign * values[i]!;
+}
+
+const join = (cells: readonly Cell[]): string => cells.join('\u0000');
+
+/** Adds `sign` times what one person's contribution puts into the rollups. */
+export function accumulateContribution(into: AnalyticsDelta, c: PersonContribution, sign: 1 | -1): void {
+  const webDaily = into.get('web_daily')!;
+  for (const r of c.web) add(webDaily, join(r.slice(1, 7)), r.slice(7, 11) as number[], sign);
+  const webUsers = into.get('web_users')!;
+  for (const [k, counts] of webUserSpans(c.web.map(webRowOf))) add(webUsers, k, counts, sign);
+  const productDaily = into.get('product_daily')!;
+  for (const r of c.products) add(productDaily, join(r.slice(1, 3)), r.slice(3) as number[], sign);
+  const productUsers = into.get('product_users')!;
+  for (const [k, counts] of productUserSpans(c.products.map(productRowOf))) add(productUsers, k, counts, sign);
+  const productCredits = into.get('product_credits_daily')!;
+  for (const r of c.credits) add(productCredits, join(r.slice(1, 9)), r.slice(9) as number[], sign);
+}
+
+/** A delta's non-zero entries, by sorted key (concurrent workers lock rollup rows in one order). */
+function nonZero(delta: Map<string, number[]>): Array<[string, number[]]> {
+  return [...delta].filter(([, v]) => v.some((x) => x !== 0)).sort(([a], [b]) => (a < b ? -1 : 1));
+}
+
+/** `unnest` of one array parameter per column, from `$first` on. */
+function unnestOf(cols: readonly Column[], first: number): string {
+  const params = cols.map((c, i) => `$${first + i}::${c.type === 'integer[]' ? 'text' : c.type}[]`);
+  return `unnest(${params.join(', ')}) as t(${cols.map((c) => c.name).join(', ')})`;
+}
+
+const selectOf = (cols: readonly Column[]): string =>
+  cols.map((c) => (c.type === 'integer[]' ? `t.${c.name}::integer[]` : `t.${c.name}`)).join(', ');
+
+/** Column-wise arrays of rows, as the parameters of `unnestOf`. */
+function columnsOf(cols: readonly Column[], rows: readonly (readonly Cell[])[]): unknown[] {
+  return cols.map((c, i) => rows.map((r) => (c.type === 'integer[]' ? `{${(r[i] as number[]).join(',')}}` : r[i])));
+}
+
+async function applyRollupDelta(
+  q: Query,
+  storeId: string,
+  shape: TableShape,
+  delta: Map<string, number[]>,
+): Promise<void> {
+  const entries = nonZero(delta);
+  if (entries.length === 0) return;
+  const cols = [...shape.keys, ...shape.values];
+  const rows = entries.map(([k, v]) => [...k.split('\u0000'), ...v]);
+  const args = [storeId, ...columnsOf(cols, rows)];
+  const input = unnestOf(cols, 2);
+  const keyNames = shape.keys.map((c) => c.name);
+  await q(
+    `views.${shape.table}_upsert`,
+    `insert into ${shape.table} as a (store_id, ${cols.map((c) => c.name).join(', ')})
+     select $1, ${selectOf(cols)} from ${input}
+     on conflict (store_id, ${keyNames.join(', ')}) do update set
+       ${shape.values.map((c) => `${c.name} = a.${c.name} + excluded.${c.name}`).join(', ')}`,
+    args,
+  );
+  // A group brought back to zero is removed, as a recomputation would not have it.
+  await q(
+    `views.${shape.table}_prune`,
+    `delete from ${shape.table} a using ${input}
+     where a.store_id = $1 and ${keyNames.map((n) => `a.${n} = t.${n}`).join(' and ')}
+       and ${shape.values.map((c) => `a.${c.name} = 0`).join(' and ')}`,
+    args,
+  );
+}
+
+export async function applyAnalyticsDelta(q: Query, storeId: string, delta: AnalyticsDelta): Promise<void> {
+  for (const shape of ANALYTICS_ROLLUPS) await applyRollupDelta(q, storeId, shape, delta.get(shape.table)!);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Per-person tables
+// ---------------------------------------------------------------------------------------------------------
+
+const PERSON_TABLES = [
+  { shape: WEB_PERSON, part: 'web' },
+  { shape: PRODUCT_PERSON, part: 'products' },
+  { shape: PRODUCT_PERSON_CREDITS, part: 'credits' },
+] as const;
+
+/** Text of a cell as PostgreSQL returns it (days as YYYY-MM-DD, numbers as numbers). */
+function cellsOfRow(shape: TableShape, r: Record<string, unknown>): Cell[] {
+  return [...shape.keys, ...shape.values].map((c) => {
+    const v = r[c.name];
+    if (c.type === 'integer[]') return (v as Array<number | string>).map(Number);
+    if (c.type === 'text' || c.type === 'date') return v as string;
+    return Number(v);
+  });
+}
+
+/** The stored contributions of the given persons. */
+export async function loadContributions(
+  q: Query,
+  storeId: string,
+  personIds: readonly string[],
+): Promise<PersonContribution[]> {
+  const byPerson = new Map<string, PersonContribution>(
+    personIds.map((p) => [p, { personId: p, web: [], products: [], credits: [] }]),
+  );
+  if (personIds.length === 0) return [];
+  for (const { shape, part } of PERSON_TABLES) {
+    const cols = [...shape.keys, ...shape.values].map((c) => dateText(c));
+    const rows = await q<Record<string, unknown>>(
+      `views.${shape.table}_load`,
+      `select ${cols.join(', ')} from ${shape.table} where store_id = $1 and person_id = any($2::text[])`,
+      [storeId, personIds],
+    );
+    for (const r of rows) byPerson.get(r.person_id as string)?.[part].push(cellsOfRow(shape, r));
+  }
+  return [...byPerson.values()];
+}
+
+async function deleteRows(q: Query, storeId: string, shape: TableShape, rows: readonly Cell[][]): Promise<void> {
+  if (rows.length === 0) return;
+  const keys = shape.keys;
+  await q(
+    `views.${shape.table}_delete`,
+    `delete from ${shape.table} a using ${unnestOf(keys, 2)}
+     where a.store_id = $1 and ${keys.map((c) => `a.${c.name} = t.${c.name}`).join(' and ')}`,
+    [storeId, ...columnsOf(keys, rows)],
+  );
+}
+
+async function insertRows(q: Query, storeId: string, shape: TableShape, rows: readonly Cell[][]): Promise<void> {
+  if (rows.length === 0) return;
+  const cols = [...shape.keys, ...shape.values];
+  await q(
+    `views.${shape.table}_insert`,
+    `insert into ${shape.table} (store_id, ${cols.map((c) => c.name).join(', ')})
+     select $1, ${selectOf(cols)} from ${unnestOf(cols, 2)}`,
+    [storeId, ...columnsOf(cols, rows)],
+  );
+}
+
+/**
+ * Makes the stored contributions of `personIds` (the recomputed persons and any merged into them) equal to
+ * `fresh`, touching only rows that differ, and applies the difference to the rollups (or adds it to `into`,
+ * for the caller to apply once).
+ */
+export async function writeAnalytics(
+  q: Query,
+  storeId: string,
+  personIds: readonly string[],
+  fresh: readonly PersonContribution[],
+  into?: AnalyticsDelta,
+): Promise<void> {
+  const old = await loadContributions(q, storeId, personIds);
+  const delta = into ?? emptyDelta();
+  for (const c of old) accumulateContribution(delta, c, -1);
+  for (const c of fresh) accumulateContribution(delta, c, 1);
+  for (const { shape, part } of PERSON_TABLES) {
+    const nKeys = shape.keys.length;
+    const sig = (r: readonly Cell[]): string => JSON.stringify(r);
+    const keyOf = (r: readonly Cell[]): string => join(r.slice(0, nKeys));
+    const oldRows = new Map(old.flatMap((c) => c[part]).map((r) => [keyOf(r), r]));
+    const newRows = new Map(fresh.flatMap((c) => c[part]).map((r) => [keyOf(r), r]));
+    const gone = [...oldRows].filter(([k, r]) => {
+      const n = newRows.get(k);
+      return !n || sig(n) !== sig(r);
+    });
+    const added = [...newRows].filter(([k, r]) => {
+      const o = oldRows.get(k);
+      return !o || sig(o) !== sig(r);
+    });
+    await deleteRows(
+      q,
+      storeId,
+      shape,
+      gone.map(([, r]) => r),
+    );
+    await insertRows(
+      q,
+      storeId,
+      shape,
+      added.map(([, r]) => r),
+    );
+  }
+  if (!into) await applyAnalyticsDelta(q, storeId, delta);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Reconciliation
+// ---------------------------------------------------------------------------------------------------------
+
+export interface AnalyticsDrift {
+  view: AnalyticsRollup;
+  key: string;
+  expected: number[] | null;
+  actual: number[] | null;
+}
+
+/**
+ * Compares the rollups with the expected ones (summed recomputed contributions) on the days in [from, to).
+ * With `recentOnly`, a web_users or product_users row whose previous day is before `from` still belongs to
+ * a person recomputed, since that person was active on the row's day.
+ */
+export async function compareAnalytics(
+  q: Query,
+  storeId: string,
+  expected: AnalyticsDelta,
+  inRange: (day: string) => boolean,
+  range: { from?: string; to?: string },
+  report: (d: AnalyticsDrift) => void,
+): Promise<void> {
+  for (const shape of ANALYTICS_ROLLUPS) {
+    const dayIndex = shape.keys.findIndex((c) => c.name === 'day');
+    const want = new Map(nonZero(expected.get(shape.table)!).filter(([k]) => inRange(k.split('\u0000')[dayIndex]!)));
+    const cols = [...shape.keys, ...shape.values].map((c) => dateText(c));
+    const rows = await q<Record<string, unknown>>(
+      `reconcile.${shape.table}`,
+      `select ${cols.join(', ')} from ${shape.table} where store_id = $1
+         and ($2::date is null or day >= $2::date) and ($3::date is null or day < $3::date)`,
+      [storeId, range.from ?? null, range.to ?? null],
+    );
+    for (const r of rows) {
+      const cells = cellsOfRow(shape, r);
+      const key = join(cells.slice(0, shape.keys.length));
+      const act = cells.slice(shape.keys.length) as number[];
+      const exp = want.get(key);
+      if (!exp || exp.some((x, i) => x !== act[i]))
+        report({ view: shape.table, key: key.split('\u0000').join('|'), expected: exp ?? null, actual: act });
+      want.delete(key);
+    }
+    for (const [k, exp] of want)
+      report({ view: shape.table, key: k.split('\u0000').join('|'), expected: exp, actual: null });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Product names and images
+// ---------------------------------------------------------------------------------------------------------
+
+/** Records what the batch's events say about products (the latest event of a product wins). */
+export async function upsertProductInfo(q: Query, storeId: string, events: readonly StorefrontEvent[]): Promise<void> {
+  const latest = new Map<string, ProductInfo & { at: string }>();
+  for (const e of events) {
+    for (const info of productInfoOfEvent(e)) {
+      const cur = latest.get(info.productId);
+      if (!cur || cur.at <= e.timestamp) latest.set(info.productId, { ...info, at: e.timestamp });
+    }
+  }
+  const rows = [...latest.values()].sort((a, b) => (a.productId < b.productId ? -1 : 1));
+  if (rows.length === 0) return;
+  await q(
+    'facts.product_info_upsert',
+    `insert into product_info as p (store_id, product_id, title, vendor, product_type, image_src, seen_at)
+     select $1, * from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+     on conflict (store_id, product_id) do update set
+       title = excluded.title, vendor = excluded.vendor, product_type = excluded.product_type,
+       image_src = excluded.image_src, seen_at = excluded.seen_at
+       where excluded.seen_at >= p.seen_at`,
+    [
+      storeId,
+      rows.map((r) => r.productId),
+      rows.map((r) => r.title),
+      rows.map((r) => r.vendor),
+      rows.map((r) => r.productType),
+      rows.map((r) => r.imageSrc),
+      rows.map((r) => r.at),
+    ],
+  );
+}

@@ -1,0 +1,478 @@
+/**
+ * What one person adds to the analytics views (docs/product.md, Analytics), from its facts and its
+ * recomputed sessions and conversions: sessions by day and touchpoint with their events and funnel step,
+ * product activity by day, and purchase credits split by product. Like the credits of a conversion, these
+ * contributions are stored per person so that a change (a late event, an identity merge) retracts exactly
+ * what the person added before. The distinct-person rollups are derived from them by `webUserSpans` and
+ * `productUserSpans` (see docs/decisions.md, Analytics, for why spans).
+ */
+import { EVENT_NAMES, type EventName } from '../../../contracts/src/events';
+import type { Model } from '../../../contracts/src/attribution';
+import { dayInZone } from '../../../contracts/src/time';
+import { apportion, type Fraction } from './apportion';
+import type { EventFact, ProductLine } from './facts';
+import { ORDER_CLIENT_PREFIX } from './facts';
+import { capMicros, MICROS_PER_CENT } from './money';
+import type { ConversionView, PersonFacts, PersonView } from './recompute-person';
+
+/** The web report's dimensions, in the order of their bits in a dimension set (`dims`). */
+export const WEB_DIMENSIONS = ['channel', 'source', 'medium', 'campaign', 'landing_page'] as const;
+export type WebDimension = (typeof WEB_DIMENSIONS)[number];
+
+/** Every set of 0 to 3 web dimensions as a bit mask: the groupings the web report answers (26). */
+export const WEB_DIMENSION_SETS: readonly number[] = Array.from({ length: 32 }, (_, m) => m).filter(
+  (m) => bitCount(m) <= 3,
+);
+
+function bitCount(m: number): number {
+  let n = 0;
+  for (let x = m; x; x >>= 1) n += x & 1;
+  return n;
+}
+
+/** The bit mask of a set of web dimensions. */
+export function dimensionMask(dims: readonly WebDimension[]): number {
+  return dims.reduce((m, d) => m | (1 << WEB_DIMENSIONS.indexOf(d)), 0);
+}
+
+/** Funnel steps, in order; a session reaches a step when it holds the step's event or a later step's. */
+export const FUNNEL_STEPS = ['visit', 'product_view', 'add_to_cart', 'checkout', 'payment_info', 'purchase'] as const;
+export const FUNNEL_LEVELS = FUNNEL_STEPS.length;
+
+const STEP_OF: Partial<Record<EventName, number>> = {
+  product_viewed: 1,
+  product_added_to_cart: 2,
+  checkout_started: 3,
+  checkout_contact_info_submitted: 3,
+  checkout_address_info_submitted: 3,
+  checkout_shipping_info_submitted: 3,
+  payment_info_submitted: 4,
+  checkout_completed: 5,
+};
+
+const KIND_INDEX = new Map<string, number>(EVENT_NAMES.map((n, i) => [n, i]));
+
+/** The "no earlier day" of a span. */
+export const NO_PREVIOUS_DAY = '-infinity';
+
+/** The session dimensions of a web row (values, not masks). */
+export type WebDims = Record<WebDimension, string>;
+
+/** A person's sessions of one day with one touchpoint. */
+export interface WebRow extends WebDims {
+  day: string;
+  sessions: number;
+  events: number;
+  engagedSessions: number;
+  /** 1 on the row of the person's first session. */
+  newUsers: number;
+  /** Deepest funnel step reached (index into FUNNEL_STEPS). */
+  level: number;
+  /** Events by kind, in EVENT_NAMES order. */
+  eventCounts: number[];
+}
+
+/** A person's activity on one product on one day. */
+export interface ProductRow {
+  day: string;
+  productId: string;
+  views: number;
+  addToCart: number;
+  checkouts: number;
+  purchases: number;
+  units: number;
+  revenueMicros: number;
+  cogsMicros: number;
+  newCustomerPurchases: number;
+}
+
+/** A person's purchase credit of one product under one model to one touchpoint, on the purchase's day. */
+export interface ProductCreditRow {
+  day: string;
+  model: Model;
+  productId: string;
+  channel: string;
+  source: string;
+  medium: string;
+  campaign: string;
+  landingPage: string;
+  /** Millionths of a conversion. */
+  weight: number;
+  valueMicros: number;
+  /** Millionths of a unit. */
+  units: number;
+}
+
+export interface PersonAnalytics {
+  web: WebRow[];
+  products: ProductRow[];
+  productCredits: ProductCreditRow[];
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Days of instants in a zone, memoised per quarter hour: every current time zone's offset is a multiple of
+ * 15 minutes, so one quarter hour never straddles a local midnight.
+ */
+function dayFinder(timezone: string): (at: number) => string {
+  const memo = new Map<number, string>();
+  return (at) => {
+    const q = Math.floor(at / 900_000);
+    let d = memo.get(q);
+    if (d === undefined) {
+      d = dayInZone(at, timezone);
+      memo.set(q, d);
+    }
+    return d;
+  };
+}
+
+export const webRowKey = (r: WebDims & { day: string }): string =>
+  [r.day, r.channel, r.source, r.medium, r.campaign, r.landing_page].join('\u0000');
+
+function webRows(facts: PersonFacts, view: PersonView, dayOf: (at: number) => string): WebRow[] {
+  // Sessions of the tracked clients only: an order the store pushed without any tracked event has a session
+  // for attribution, but no visit the tracker saw.
+  const sessionsByClient = new Map<string, PersonView['sessions']>();
+  for (const s of view.sessions) {
+    if (s.clientId.startsWith(ORDER_CLIENT_PREFIX)) continue;
+    const list = sessionsByClient.get(s.clientId);
+    if (list) list.push(s);
+    else sessionsByClient.set(s.clientId, [s]);
+  }
+  if (sessionsByClient.size === 0) return [];
+  const eventsByClient = new Map<string, EventFact[]>();
+  for (const e of facts.events) {
+    const list = eventsByClient.get(e.clientId);
+    if (list) list.push(e);
+    else eventsByClient.set(e.clientId, [e]);
+  }
+
+  interface SessionStats {
+    startedAt: number;
+    clientId: string;
+    dims: WebDims;
+    events: number;
+    pageViews: number;
+    otherEvents: number;
+    level: number;
+    counts: number[];
+  }
+  const stats: SessionStats[] = [];
+  for (const [clientId, sessions] of sessionsByClient) {
+    const ordered = [...sessions].sort((a, b) => a.startedAt - b.startedAt);
+    const own = ordered.map((s): SessionStats => ({
+      startedAt: s.startedAt,
+      clientId,
+      dims: {
+        channel: s.touch.channel,
+        source: s.touch.source,
+        medium: s.touch.medium,
+        campaign: s.touch.campaign,
+        landing_page: s.touch.landingPage,
+      },
+      events: 0,
+      pageViews: 0,
+      otherEvents: 0,
+      level: 0,
+      counts: new Array<number>(EVENT_NAMES.length).fill(0),
+    }));
+    // Each event belongs to the client's latest session started at or before it.
+    const events = [...(eventsByClient.get(clientId) ?? [])].sort((a, b) => a.at - b.at);
+    let i = 0;
+    for (const e of events) {
+      while (i + 1 < own.length && own[i + 1]!.startedAt <= e.at) i++;
+      const st = own[i]!;
+      if (e.at < st.startedAt) continue;
+      st.events++;
+      if (e.name === 'page_viewed') st.pageViews++;
+      else st.otherEvents++;
+      st.level = Math.max(st.level, STEP_OF[e.name] ?? 0);
+      st.counts[KIND_INDEX.get(e.name)!]!++;
+    }
+    stats.push(...own);
+  }
+
+  // The person's first session (earliest start, then client id) makes it a new user.
+  const first = stats.reduce((a, b) =>
+    b.startedAt < a.startedAt || (b.startedAt === a.startedAt && b.clientId < a.clientId) ? b : a,
+  );
+  const rows = new Map<string, WebRow>();
+  for (const st of stats) {
+    const row0 = { day: dayOf(st.startedAt), ...st.dims };
+    const key = webRowKey(row0);
+    let row = rows.get(key);
+    if (!row) {
+      row = {
+        ...row0,
+        sessions: 0,
+        events: 0,
+        engagedSessions: 0,
+        newUsers: 0,
+        level: 0,
+        eventCounts: new Array<number>(EVENT_NAMES.length).fill(0),
+      };
+      rows.set(key, row);
+    }
+    row.sessions++;
+    row.events += st.events;
+    // Engaged: two or more page views, or any other event.
+    if (st.pageViews >= 2 || st.otherEvents > 0) row.engagedSessions++;
+    if (st === first) row.newUsers = 1;
+    row.level = Math.max(row.level, st.level);
+    st.counts.forEach((n, k) => (row.eventCounts[k] = (row.eventCounts[k] ?? 0) + n));
+  }
+  return [...rows.values()];
+}
+
+/** The product lines of a purchase: the pushed order's when there is one, else its completing event's. */
+function purchaseItems(c: ConversionView, facts: PersonFacts): ProductLine[] {
+  const order = c.orderId ? facts.orders.find((o) => o.orderId === c.orderId) : undefined;
+  if (order) return order.items;
+  const event = c.eventId ? facts.events.find((e) => e.eventId === c.eventId) : undefined;
+  return event?.items ?? [];
+}
+
+interface ProductShare {
+  productId: string;
+  units: number;
+  cogsMicros: number;
+  /** Cents of the purchase value that go to this product. */
+  valueCents: number;
+}
+
+/**
+ * A purchase's products with their share of its value: the value (as the attribution counts it) split over
+ * the products by their line amounts (by units when no line has an amount), in whole cents, exactly.
+ */
+export function productShares(
+  valueMicros: number,
+  items: readonly ProductLine[],
+  variantCost: (variantId: string) => number | undefined,
+): ProductShare[] {
+  const byProduct = new Map<string, { units: number; amount: number; cogsMicros: number }>();
+  for (const [productId, variantId, qty, amount] of items) {
+    const p = byProduct.get(productId) ?? { units: 0, amount: 0, cogsMicros: 0 };
+    p.units += qty;
+    p.amount += amount;
+    p.cogsMicros += (variantCost(variantId) ?? 0) * qty;
+    byProduct.set(productId, p);
+  }
+  const products = [...byProduct].sort((a, b) => cmp(a[0], b[0]));
+  if (products.length === 0) return [];
+  const totalAmount = products.reduce((s, [, p]) => s + p.amount, 0);
+  const totalUnits = products.reduce((s, [, p]) => s + p.units, 0);
+  const weightOf = (p: { units: number; amount: number }): number =>
+    totalAmount > 0 ? p.amount : totalUnits > 0 ? p.units : 1;
+  const den = totalAmount > 0 ? totalAmount : totalUnits > 0 ? totalUnits : products.length;
+  const fractions: Fraction[] = products.map(([, p]) => ({ num: weightOf(p), den }));
+  const cents = apportion(Math.round(valueMicros / MICROS_PER_CENT), fractions);
+  return products.map(([productId, p], i) => ({
+    productId,
+    units: p.units,
+    cogsMicros: capMicros(p.cogsMicros),
+    valueCents: cents[i]!,
+  }));
+}
+
+function productRowsAndCredits(
+  facts: PersonFacts,
+  view: PersonView,
+  dayOf: (at: number) => string,
+): { products: ProductRow[]; productCredits: ProductCreditRow[] } {
+  const rows = new Map<string, ProductRow>();
+  const row = (day: string, productId: string): ProductRow => {
+    const key = `${day}\u0000${productId}`;
+    let r = rows.get(key);
+    if (!r) {
+      r = {
+        day,
+        productId,
+        views: 0,
+        addToCart: 0,
+        checkouts: 0,
+        purchases: 0,
+        units: 0,
+        revenueMicros: 0,
+        cogsMicros: 0,
+        newCustomerPurchases: 0,
+      };
+      rows.set(key, r);
+    }
+    return r;
+  };
+  for (const e of facts.events) {
+    if (e.name === 'product_viewed') for (const [p] of e.items.slice(0, 1)) row(dayOf(e.at), p).views++;
+    else if (e.name === 'product_added_to_cart') for (const [p] of e.items.slice(0, 1)) row(dayOf(e.at), p).addToCart++;
+  }
+
+  const credits = new Map<string, ProductCreditRow>();
+  const eventById = new Map(facts.events.map((e) => [e.eventId, e]));
+  for (const c of view.conversions) {
+    if (c.goal === 'checkout_start') {
+      const items = c.eventId ? (eventById.get(c.eventId)?.items ?? []) : [];
+      for (const p of new Set(items.map(([productId]) => productId))) row(c.day, p).checkouts++;
+      continue;
+    }
+    if (c.goal !== 'purchase') continue;
+    const shares = productShares(c.valueMicros, purchaseItems(c, facts), facts.variantCost);
+    for (const s of shares) {
+      const r = row(c.day, s.productId);
+      r.purchases++;
+      r.units += s.units;
+      r.revenueMicros += s.valueCents * MICROS_PER_CENT;
+      r.cogsMicros += s.cogsMicros;
+      if (c.isNew) r.newCustomerPurchases++;
+    }
+    // Each product of the purchase gets the purchase's credit weight, and its own value split over the
+    // touchpoints by that weight (so a product's credits add up to its revenue under every model).
+    const byModel = new Map<Model, ConversionView['credits']>();
+    for (const cr of c.credits) byModel.set(cr.model, [...(byModel.get(cr.model) ?? []), cr]);
+    for (const [model, touches] of byModel) {
+      const fractions = touches.map((t) => ({ num: t.weight, den: touches.reduce((s, x) => s + x.weight, 0) }));
+      for (const s of shares) {
+        const values = apportion(s.valueCents, fractions);
+        touches.forEach((t, i) => {
+          const dims = {
+            channel: t.channel,
+            source: t.source,
+            medium: t.medium,
+            campaign: t.campaign,
+            landingPage: t.landingPage,
+          };
+          const key = [
+            c.day,
+            model,
+            s.productId,
+            dims.channel,
+            dims.source,
+            dims.medium,
+            dims.campaign,
+            dims.landingPage,
+          ].join('\u0000');
+          const cur = credits.get(key) ?? {
+            day: c.day,
+            model,
+            productId: s.productId,
+            ...dims,
+            weight: 0,
+            valueMicros: 0,
+            units: 0,
+          };
+          cur.weight += t.weight;
+          cur.valueMicros += values[i]! * MICROS_PER_CENT;
+          cur.units += s.units * t.weight;
+          credits.set(key, cur);
+        });
+      }
+    }
+  }
+  return { products: [...rows.values()], productCredits: [...credits.values()] };
+}
+
+/** Everything a person adds to the analytics views. */
+export function analyticsOfPerson(facts: PersonFacts, view: PersonView, timezone: string): PersonAnalytics {
+  const dayOf = dayFinder(timezone);
+  return { web: webRows(facts, view, dayOf), ...productRowsAndCredits(facts, view, dayOf) };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Spans: distinct persons over any range of days
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * The span rows of a sequence of active days (ascending, distinct): each day with the previous one.
+ * A person counted once per group over [s, e) is the one row with s <= day < e and previous < s.
+ */
+function spans(days: readonly string[], add: (day: string, prev: string) => void): void {
+  let prev = NO_PREVIOUS_DAY;
+  for (const d of days) {
+    add(d, prev);
+    prev = d;
+  }
+}
+
+/** Key of a web_users row: dims mask, day, the five dimension values (blank outside the mask), prev_day. */
+export const webUserKey = (dims: number, day: string, values: readonly string[], prevDay: string): string =>
+  [String(dims), day, ...values, prevDay].join('\u0000');
+
+/**
+ * A person's web_users rows: for every dimension set, every group it was active in and every funnel step,
+ * the span rows of the days its sessions in the group reached the step. Counts per row in FUNNEL_STEPS order.
+ */
+export function webUserSpans(rows: readonly WebRow[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const mask of WEB_DIMENSION_SETS) {
+    // Group -> day -> deepest level.
+    const groups = new Map<string, { values: string[]; days: Map<string, number> }>();
+    for (const r of rows) {
+      const values = WEB_DIMENSIONS.map((d, i) => (mask & (1 << i) ? r[d] : ''));
+      const g = values.join('\u0000');
+      let group = groups.get(g);
+      if (!group) {
+        group = { values, days: new Map() };
+        groups.set(g, group);
+      }
+      group.days.set(r.day, Math.max(group.days.get(r.day) ?? 0, r.level));
+    }
+    for (const { values, days } of groups.values()) {
+      const ordered = [...days].sort((a, b) => cmp(a[0], b[0]));
+      for (let level = 0; level < FUNNEL_LEVELS; level++) {
+        spans(
+          ordered.filter(([, l]) => l >= level).map(([d]) => d),
+          (day, prev) => {
+            const key = webUserKey(mask, day, values, prev);
+            let counts = out.get(key);
+            if (!counts) {
+              counts = new Array<number>(FUNNEL_LEVELS).fill(0);
+              out.set(key, counts);
+            }
+            counts[level]!++;
+          },
+        );
+      }
+    }
+  }
+  return out;
+}
+
+/** Product "" in product_users: any product. */
+export const ANY_PRODUCT = '';
+
+export const productUserKey = (day: string, productId: string, prevDay: string): string =>
+  [day, productId, prevDay].join('\u0000');
+
+/**
+ * A person's product_users rows: per product (and for any product) the span rows of the days it viewed the
+ * product, counted in [views, add-to-carts]; likewise the days it added it to a cart.
+ */
+export function productUserSpans(rows: readonly ProductRow[]): Map<string, [number, number]> {
+  const out = new Map<string, [number, number]>();
+  const days = new Map<string, [Set<string>, Set<string>]>();
+  const note = (productId: string, day: string, k: 0 | 1): void => {
+    let d = days.get(productId);
+    if (!d) {
+      d = [new Set(), new Set()];
+      days.set(productId, d);
+    }
+    d[k].add(day);
+  };
+  for (const r of rows) {
+    for (const p of [r.productId, ANY_PRODUCT]) {
+      if (r.views > 0) note(p, r.day, 0);
+      if (r.addToCart > 0) note(p, r.day, 1);
+    }
+  }
+  for (const [productId, perKind] of days) {
+    perKind.forEach((set, k) =>
+      spans([...set].sort(cmp), (day, prev) => {
+        const key = productUserKey(day, productId, prev);
+        const counts = out.get(key) ?? [0, 0];
+        counts[k]!++;
+        out.set(key, counts);
+      }),
+    );
+  }
+  return out;
+}
