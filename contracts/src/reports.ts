@@ -405,11 +405,11 @@ export interface LinkCreateRequest {
   campaign: string;
   /** @minLength 1 */
   source: string;
-  /** @minLength 1 */
+  /** Required, except on a creator's link: empty there, it becomes `influencer`. */
   medium: string;
   content?: string;
   term?: string;
-  /** Who the link is for (influencer, partner). */
+  /** Who the link is for (influencer, partner): its links are reported per creator. */
   creator?: string;
 }
 

@@ -8,6 +8,10 @@ import { IngestService } from '../services/ingest.service';
 import { LinkService } from '../services/link.service';
 import { OrderService } from '../services/order.service';
 import { ReportService } from '../services/report.service';
+import { InfluencerService } from '../services/influencer.service';
+import { LandingPageService } from '../services/landing-page.service';
+import { ProductAnalysisService } from '../services/product-analysis.service';
+import { WebAnalysisService } from '../services/web-analysis.service';
 import { authenticate } from './authentication';
 import type { AppContext, Principal } from './context';
 
@@ -18,6 +22,10 @@ export interface ApiServices {
   customers: CustomersService;
   dashboardReads: DashboardReadsService;
   ingest: IngestService;
+  webAnalysis: WebAnalysisService;
+  landingPage: LandingPageService;
+  productAnalysis: ProductAnalysisService;
+  influencers: InfluencerService;
   /** The store of an ingest key given in the path of /collect, with that route's own rate limit. */
   authenticateCollectKey: (key: string) => Promise<Principal>;
 }
@@ -25,19 +33,20 @@ export interface ApiServices {
 export function createServices(ctx: AppContext): ApiServices {
   const { db, config, logger, metrics, publisher, now } = ctx;
   const reports = new ReportService(db);
+  const links = new LinkService({
+    db,
+    publisher,
+    logger,
+    metrics,
+    now,
+    shortLinkHost: config.shortLinkHost,
+    eventPartitions: config.eventPartitions,
+  });
   return {
     reports,
     dashboardReads: new DashboardReadsService(db, reports, now),
     orders: new OrderService(db, config.shortLinkHost),
-    links: new LinkService({
-      db,
-      publisher,
-      logger,
-      metrics,
-      now,
-      shortLinkHost: config.shortLinkHost,
-      eventPartitions: config.eventPartitions,
-    }),
+    links,
     customers: new CustomersService(db),
     ingest: new IngestService({
       publisher,
@@ -47,6 +56,10 @@ export function createServices(ctx: AppContext): ApiServices {
       maxBatch: config.maxBatch,
       eventPartitions: config.eventPartitions,
     }),
+    webAnalysis: new WebAnalysisService(db),
+    landingPage: new LandingPageService(db),
+    productAnalysis: new ProductAnalysisService(db),
+    influencers: new InfluencerService(db, links),
     authenticateCollectKey: (key) =>
       authenticate(ctx, 'ingest_key', key, 'ingest_key', { name: 'collect', perSecond: config.collectKeyRate }),
   };

@@ -22,6 +22,8 @@ import { validateRange } from './report.service';
 const CODE_ALPHABET = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 export const CODE_PATTERN = /^[A-Za-z0-9]{6,16}$/;
 const MAX_FIELD = 200;
+/** The medium a creator's link carries when it sets none. */
+export const INFLUENCER_MEDIUM = 'influencer';
 
 function newCode(): string {
   // 8 characters of a 57-letter alphabet: ~46 bits; rejection sampling keeps it uniform.
@@ -50,11 +52,13 @@ export function redirectTarget(link: {
   medium: string;
   content: string;
   term: string;
+  creator?: string;
 }): string {
   const url = new URL(link.landing_page);
   const set = (k: string, v: string) => (v ? url.searchParams.set(k, v) : url.searchParams.delete(k));
   set('utm_source', link.source);
-  set('utm_medium', link.medium);
+  // A creator's link without a medium of its own says it is an influencer's (docs/product.md, Tracking links).
+  set('utm_medium', link.medium || (link.creator ? INFLUENCER_MEDIUM : ''));
   set('utm_campaign', link.campaign);
   set('utm_content', link.content);
   set('utm_term', link.term);
@@ -103,13 +107,15 @@ export class LinkService {
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:')
       throw badRequest('landing_page', 'must be an absolute http(s) URL');
+    const creator = clean('creator', req.creator, false);
     const fields = {
       campaign: clean('campaign', req.campaign, true),
       source: clean('source', req.source, true),
-      medium: clean('medium', req.medium, true),
+      // A creator's link may leave the medium empty: it is then an influencer's (docs/product.md, Tracking links).
+      medium: clean('medium', req.medium, !creator) || INFLUENCER_MEDIUM,
       content: clean('content', req.content, false),
       term: clean('term', req.term, false),
-      creator: clean('creator', req.creator, false),
+      creator,
     };
     for (let attempt = 0; attempt < 5; attempt++) {
       const code = newCode();
@@ -185,9 +191,11 @@ export class LinkService {
     return redirectTarget(link);
   }
 
+  /** The link report; with `creator`, only that creator's links (the influencer link list). */
   async analysis(
     store: StoreRecord,
     req: LinkAnalysisRequest,
+    creator: string | null = null,
   ): Promise<{ total: number; page_size: number; records: TrackingLinkRecord[] }> {
     validateRange(req.start_date, req.end_date);
     const page = req.page ?? 1;
@@ -196,8 +204,8 @@ export class LinkService {
     const to = new Date(zonedToEpoch(req.end_date, store.timezone)!).toISOString();
     const [count] = await this.deps.db.query<{ n: string }>(
       'links.count',
-      'select count(*) as n from tracking_links where store_id = $1',
-      [store.store_id],
+      'select count(*) as n from tracking_links where store_id = $1 and ($2::text is null or creator = $2)',
+      [store.store_id, creator],
     );
     const rows = await this.deps.db.query<
       LinkRow & {
@@ -214,7 +222,8 @@ export class LinkService {
     >(
       'links.analysis',
       `with l as (
-         select * from tracking_links where store_id = $1 order by created_at desc, code offset $4 limit $5
+         select * from tracking_links where store_id = $1 and ($8::text is null or creator = $8)
+         order by created_at desc, code offset $4 limit $5
        ), s as (
          -- Sessions from the links in the range, each with the start of the client's next session.
          select x.* from (
@@ -246,7 +255,7 @@ export class LinkService {
             and (s.next_started_at is null or e.occurred_at < s.next_started_at)
             where s.link_code = l.code and e.name = 'search_submitted') as search_submit
        from l order by l.created_at desc, l.code`,
-      [store.store_id, from, to, (page - 1) * pageSize, pageSize, req.start_date, req.end_date],
+      [store.store_id, from, to, (page - 1) * pageSize, pageSize, req.start_date, req.end_date, creator],
     );
     return {
       total: Number(count?.n ?? 0),
