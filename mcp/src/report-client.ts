@@ -6,6 +6,16 @@
  */
 import { API_VERSION } from '../../contracts/src/reports';
 import type {
+  InfluencerListData,
+  InfluencerListRequest,
+  LandingPageSummary,
+  LandingPageSummaryRequest,
+  ProductAnalysisListData,
+  ProductAnalysisRequest,
+  WebAnalysisListData,
+  WebAnalysisRequest,
+} from '../../contracts/src/analytics';
+import type {
   AttributionListData,
   AttributionSummary,
   AttributionTouchRequest,
@@ -33,6 +43,10 @@ export interface ReportClient {
   orderJourney(body: OrderEventRequest): Promise<OrderJourney>;
   orderTouchpoints(body: AttributionTouchRequest): Promise<OrderTouchpoints[]>;
   trackingLinks(body: LinkAnalysisRequest): Promise<TrackingLinkListData>;
+  webAnalysis(body: WebAnalysisRequest): Promise<WebAnalysisListData>;
+  landingPageSummary(body: LandingPageSummaryRequest): Promise<LandingPageSummary>;
+  productAnalysis(body: ProductAnalysisRequest): Promise<ProductAnalysisListData>;
+  influencers(body: InfluencerListRequest): Promise<InfluencerListData>;
   /** `get/setting-models`; a ReportApiError with status 404 where the deployment has no such operation. */
   settingModels(): Promise<ModelSetting[]>;
 }
@@ -130,6 +144,10 @@ export function createReportClient(opts: ReportClientOptions): ReportClient {
     orderJourney: (body) => post('order/event', body),
     orderTouchpoints: (body) => post('order/attribution-touch', body),
     trackingLinks: (body) => post('get/link-builder-analysis/list', body),
+    webAnalysis: (body) => post('get/web-analysis/list', body),
+    landingPageSummary: (body) => post('get/landing-page/event-summary', body),
+    productAnalysis: (body) => post('get/product-analysis/list', body),
+    influencers: (body) => post('get/influencer-analysis/list', body),
     settingModels: async () => (await post<{ records: ModelSetting[] }>('get/setting-models', {})).records,
   };
 }

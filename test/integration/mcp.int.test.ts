@@ -223,6 +223,10 @@ describe.each([
       'order_journey',
       'order_touchpoints',
       'tracking_links_report',
+      'web_funnel',
+      'landing_page_summary',
+      'product_report',
+      'influencer_report',
     ]);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint).toBe(true);
@@ -414,6 +418,19 @@ describe.each([
     expect(request).toEqual({ ...defaultDateRange(new Date()), page: 1, page_size: 20 });
     expect(data).toEqual(await directData('get/link-builder-analysis/list', request));
     expect(data.records[0]!.campaign).toBe('spring_creator');
+  });
+
+  it.each([
+    ['web_funnel', 'get/web-analysis/list', { dimensions: ['source', 'medium'] }],
+    ['landing_page_summary', 'get/landing-page/event-summary', { landing_page: '/*' }],
+    ['product_report', 'get/product-analysis/list', { page_size: 5 }],
+    ['influencer_report', 'get/influencer-analysis/list', {}],
+  ])('%s equals %s', async (name, operation, args) => {
+    const out = await callOk<{ request: object } & Record<string, unknown>>(client, name, args);
+    const { request, ...data } = out;
+    expect(data).toEqual(await directData(operation, request));
+    if (name === 'landing_page_summary') expect(data.visitors).toBeGreaterThan(0);
+    else expect((data.records as unknown[]).length).toBeGreaterThan(0);
   });
 
   it.each([

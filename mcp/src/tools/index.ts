@@ -11,6 +11,10 @@ import { orderJourney } from './order-journey';
 import { orderTouchpoints } from './order-touchpoints';
 import type { ReportTool } from './tool';
 import { trackingLinksReport } from './tracking-links';
+import { webFunnel } from './web-funnel';
+import { landingPageSummary } from './landing-page-summary';
+import { productReport } from './product-report';
+import { influencerReport } from './influencer-report';
 
 export const REPORT_TOOLS: readonly ReportTool[] = [
   attributionReport,
@@ -20,4 +24,8 @@ export const REPORT_TOOLS: readonly ReportTool[] = [
   orderJourney,
   orderTouchpoints,
   trackingLinksReport,
+  webFunnel,
+  landingPageSummary,
+  productReport,
+  influencerReport,
 ];
