@@ -5,6 +5,11 @@
  * isolation, 5 requests per second). The reconciliation finds no drift in the analytics views.
  */
 import request from 'supertest';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { consumerName, EVENTS_STREAM } from '../../contracts/src/subjects';
+import { planDemo } from '../../scripts/demo/generate';
+import { pushDemo } from '../../scripts/demo/push';
+import { TEST_PARTITIONS } from '../support/env';
 import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
@@ -523,6 +528,71 @@ describe('tenant isolation and limits', () => {
 
   it('the reconciliation finds the analytics views equal to their recomputation', async () => {
     const r = await reconcileStore(db, shop.store.store_id);
+    expect(r.drift).toEqual([]);
+  });
+});
+
+describe('on demo data', () => {
+  let demo: TestStore;
+  const start = Date.UTC(2026, 0, 5);
+  const range = { start_date: '2026-01-05', end_date: '2026-02-04' };
+
+  /** Nothing left for the pipeline: every message of the stream delivered and acknowledged (i.e. committed). */
+  async function pipelineIdle(): Promise<number> {
+    const jsm = await jetstreamManager(pipeline.nc);
+    let pending = 0;
+    for (let p = 0; p < TEST_PARTITIONS; p++) {
+      const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
+      pending += info.num_pending + info.num_ack_pending;
+    }
+    return pending;
+  }
+
+  beforeAll(async () => {
+    demo = await createTestStore(db, { timezone: 'UTC', lookbackDays: 30 });
+    const stream = planDemo({ events: 4000, seed: 13, start: new Date(start), days: 30 });
+    await pushDemo({ apiUrl: api.url, ingestKey: demo.credentials.ingest_key, stream });
+    await waitFor(pipelineIdle, (n) => n === 0, 180_000, 250);
+  }, 240_000);
+
+  it.each([[['channel']], [['source', 'medium', 'campaign']], [['landing_page']], [['channel', 'landing_page']]])(
+    'the funnel never grows along its steps, for every row by %j',
+    async (dimensions) => {
+      const res = await post(WEB, { ...range, dimensions, page_size: 100 }, demo.credentials.api_key);
+      expect(res.status).toBe(200);
+      const rows = res.body.data.records as Array<Record<string, number>>;
+      expect(rows.length).toBeGreaterThan(1);
+      for (const r of rows) {
+        expect(r.unique_users).toBeGreaterThanOrEqual(r.product_view_users!);
+        expect(r.product_view_users).toBeGreaterThanOrEqual(r.atc_users!);
+        expect(r.atc_users).toBeGreaterThanOrEqual(r.checkout_users!);
+        expect(r.checkout_users).toBeGreaterThanOrEqual(r.payment_info_users!);
+        expect(r.payment_info_users).toBeGreaterThanOrEqual(r.purchase_users!);
+      }
+      const sum = await post(WEB_SUM, range, demo.credentials.api_key);
+      // Distinct persons overall: at most the sum over the rows, at least the largest row.
+      const users = rows.map((r) => r.unique_users!);
+      expect(sum.body.data.unique_users).toBeLessThanOrEqual(users.reduce((a, b) => a + b, 0));
+      expect(sum.body.data.unique_users).toBeGreaterThanOrEqual(Math.max(...users));
+    },
+  );
+
+  it('product revenue over all products equals the last-touch purchase revenue of get-list-sum', async () => {
+    const products = await post(PRODUCTS_SUM, range, demo.credentials.api_key);
+    const attribution = await post(
+      '/v2-4-2/api/all-attribution/get-list-sum',
+      { ...range, dimensions: ['channel'], model: 'last', goal: 'purchase' },
+      demo.credentials.api_key,
+    );
+    expect(products.body.data.purchases).toBeGreaterThan(10);
+    // Each purchase's value (refunds deducted) is split over its products in whole cents.
+    expect(products.body.data.revenue).toBeCloseTo(attribution.body.data.conversion_value as number, 1);
+    const funnel = await post(WEB_SUM, range, demo.credentials.api_key);
+    expect(funnel.body.data.revenue).toBe(attribution.body.data.conversion_value);
+  });
+
+  it('the reconciliation finds no drift in the analytics views of the demo store', async () => {
+    const r = await reconcileStore(db, demo.store.store_id);
     expect(r.drift).toEqual([]);
   });
 });
