@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- api`: latency and throughput of get-list (3 dimensions, 90-day range) over a store
- * loaded with demo data (1 million events by default), alone and while ingestion runs.
+ * loaded with demo data (1 million events by default), alone and while ingestion runs; then of the web
+ * funnel (3 dimensions, 90 days: exact distinct persons per step) and of the product list over the same store.
  * The rate limit is 5 requests/s per key and operation, so the load generator spreads its requests over
  * many API keys of the store (created for the run), as many consumers of one store would.
  */
@@ -33,13 +34,53 @@ interface Phase {
   latency_ms: { p50: number; p90: number; p99: number; max: number };
 }
 
+/** One request of a phase: the operation's path and body for the i-th request. */
+type RequestOf = (i: number) => { path: string; body: object };
+
+/** get-list, 3 dimensions, rotating dimension sets, models, goals and pages. */
+const getListRequest =
+  (start: string, end: string): RequestOf =>
+  (i) => ({
+    path: 'all-attribution/get-list',
+    body: {
+      start_date: start,
+      end_date: end,
+      dimensions: DIMENSION_SETS[i % DIMENSION_SETS.length],
+      model: MODELS[i % MODELS.length],
+      goal: GOALS[(i >> 2) % GOALS.length],
+      page: 1 + (i % 3),
+      page_size: 50,
+      orders: [{ column: 'conversions', order: 'desc' }],
+    },
+  });
+
+/** The web funnel, 3 dimensions (each request an exact distinct count per group and step over the range). */
+const webAnalysisRequest =
+  (start: string, end: string): RequestOf =>
+  (i) => ({
+    path: 'get/web-analysis/list',
+    body: { start_date: start, end_date: end, dimensions: DIMENSION_SETS[i % DIMENSION_SETS.length], page_size: 50 },
+  });
+
+/** The product list, sorted by rotating figures. */
+const productAnalysisRequest =
+  (start: string, end: string): RequestOf =>
+  (i) => ({
+    path: 'get/product-analysis/list',
+    body: {
+      start_date: start,
+      end_date: end,
+      page_size: 50,
+      orders: [{ column: ['revenue', 'views', 'view_users', 'units'][i % 4], order: 'desc' }],
+    },
+  });
+
 export async function loadPhase(
   apiUrl: string,
   keys: string[],
   seconds: number,
   concurrency: number,
-  start: string,
-  end: string,
+  requestOf: RequestOf,
 ): Promise<Phase> {
   const latencies: number[] = [];
   let errors = 0;
@@ -48,18 +89,9 @@ export async function loadPhase(
   const worker = async (): Promise<void> => {
     while (Date.now() < deadline) {
       const i = k++;
-      const body = {
-        start_date: start,
-        end_date: end,
-        dimensions: DIMENSION_SETS[i % DIMENSION_SETS.length],
-        model: MODELS[i % MODELS.length],
-        goal: GOALS[(i >> 2) % GOALS.length],
-        page: 1 + (i % 3),
-        page_size: 50,
-        orders: [{ column: 'conversions', order: 'desc' }],
-      };
+      const { path, body } = requestOf(i);
       const t = performance.now();
-      const res = await fetch(`${apiUrl}/v2-4-2/api/all-attribution/get-list`, {
+      const res = await fetch(`${apiUrl}/v2-4-2/api/${path}`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', ApiKey: keys[i % keys.length]! },
         body: JSON.stringify(body),
@@ -128,8 +160,9 @@ export async function benchApi(opts: ApiBenchOptions): Promise<void> {
     }
     const day = (d: Date) => d.toISOString().slice(0, 10);
     const end = day(new Date(first.getTime() + days * 86_400_000));
-    await loadPhase(env.apiUrl, keys, 2, opts.concurrency, day(first), end); // warm-up
-    const alone = await loadPhase(env.apiUrl, keys, opts.seconds, opts.concurrency, day(first), end);
+    const getList = getListRequest(day(first), end);
+    await loadPhase(env.apiUrl, keys, 2, opts.concurrency, getList); // warm-up
+    const alone = await loadPhase(env.apiUrl, keys, opts.seconds, opts.concurrency, getList);
 
     // The same while ingestion runs at a steady rate (a busy store's traffic), through the API and the pipeline.
     const more = planDemo({
@@ -140,10 +173,25 @@ export async function benchApi(opts: ApiBenchOptions): Promise<void> {
     });
     const ingest = pushPaced(env.apiUrl, env.credentials.ingest_key, [...more.events()], opts.ingestRate);
     await new Promise((r) => setTimeout(r, 2000));
-    const underIngestion = await loadPhase(env.apiUrl, keys, opts.seconds, opts.concurrency, day(first), end);
+    const underIngestion = await loadPhase(env.apiUrl, keys, opts.seconds, opts.concurrency, getList);
     const pushed = await ingest.then(
       (events) => ({ events, rate_events_per_s: opts.ingestRate }),
       (err: unknown) => ({ error: String(err) }),
+    );
+
+    // The analytics operations over the same store and range, alone.
+    const web = webAnalysisRequest(day(first), end);
+    await loadPhase(env.apiUrl, keys, 2, opts.concurrency, web);
+    const webAnalysis = await loadPhase(env.apiUrl, keys, opts.seconds, opts.concurrency, web);
+    const products = productAnalysisRequest(day(first), end);
+    await loadPhase(env.apiUrl, keys, 2, opts.concurrency, products);
+    const productAnalysis = await loadPhase(env.apiUrl, keys, opts.seconds, opts.concurrency, products);
+    const [webRows] = await env.db.query<{ daily: string; users: string; products: string }>(
+      'bench.analytics_rows',
+      `select (select count(*) from web_daily where store_id = $1) as daily,
+              (select count(*) from web_users where store_id = $1) as users,
+              (select count(*) from product_daily where store_id = $1) as products`,
+      [env.store.store_id],
     );
 
     console.log(
@@ -158,6 +206,17 @@ export async function benchApi(opts: ApiBenchOptions): Promise<void> {
           alone,
           while_ingesting: underIngestion,
           ingestion_during_phase: pushed,
+          web_analysis: {
+            operation: 'get/web-analysis/list, 3 dimensions, 90-day range, page_size 50',
+            web_daily_rows: Number(webRows!.daily),
+            web_users_rows: Number(webRows!.users),
+            ...webAnalysis,
+          },
+          product_analysis: {
+            operation: 'get/product-analysis/list, 90-day range, page_size 50',
+            product_daily_rows: Number(webRows!.products),
+            ...productAnalysis,
+          },
         },
         null,
         2,
