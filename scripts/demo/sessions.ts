@@ -112,15 +112,18 @@ export function planSession(
   return s;
 }
 
+/** How well each kind of landing page converts: a product page best, the home page worst. */
+const LANDING_MULT: Record<Touch['landing'], number> = { product: 1.3, sale: 1.15, collection: 1, home: 0.7 };
+
 /**
- * Chance that a session buys: about 3% times the channel's intent, more on desktop and on returning visits, less
- * right after a purchase.
+ * Chance that a session buys: about 3% times the channel's intent and the landing page's conversion, more on
+ * desktop and on returning visits, less right after a purchase.
  */
 function purchaseChance(person: Person, device: Device, touch: Touch, i: number, t: number): number {
   const deviceMult = device.kind === 'desktop' ? 1.35 : device.kind === 'tablet' ? 1 : 0.8;
   const visitMult = i === 0 ? 0.55 : 1.25;
   const recent = person.lastPurchaseAt !== null && t - person.lastPurchaseAt < 14 * DAY ? 0.35 : 1;
-  return Math.min(0.6, 0.03 * touch.intent * deviceMult * visitMult * recent);
+  return Math.min(0.6, 0.03 * touch.intent * LANDING_MULT[touch.landing] * deviceMult * visitMult * recent);
 }
 
 /** Path of the session's landing page. */
