@@ -11,8 +11,10 @@ import {
   type PersonAnalytics,
   type ProductCreditRow,
   type ProductRow,
+  productSpanInput,
   productUserSpans,
   type WebRow,
+  webSpanInput,
   webUserSpans,
 } from '../domain/analytics';
 import type { PersonFacts, PersonView } from '../domain/recompute-person';
@@ -250,16 +252,28 @@ function add(into: Map<string, number[]>, key: string, values: readonly number[]
 
 const join = (cells: readonly Cell[]): string => cells.join('\u0000');
 
-/** Adds `sign` times what one person's contribution puts into the rollups. */
-export function accumulateContribution(into: AnalyticsDelta, c: PersonContribution, sign: 1 | -1): void {
+/**
+ * Adds `sign` times what one person's contribution puts into the rollups. `spans: false` leaves out the
+ * distinct-person rollups (for a person whose span inputs did not change: they would cancel out).
+ */
+export function accumulateContribution(
+  into: AnalyticsDelta,
+  c: PersonContribution,
+  sign: 1 | -1,
+  spans: { web: boolean; products: boolean } = { web: true, products: true },
+): void {
   const webDaily = into.get('web_daily')!;
   for (const r of c.web) add(webDaily, join(r.slice(1, 7)), r.slice(7, 11) as number[], sign);
-  const webUsers = into.get('web_users')!;
-  for (const [k, counts] of webUserSpans(c.web.map(webRowOf))) add(webUsers, k, counts, sign);
+  if (spans.web) {
+    const webUsers = into.get('web_users')!;
+    for (const [k, counts] of webUserSpans(c.web.map(webRowOf))) add(webUsers, k, counts, sign);
+  }
   const productDaily = into.get('product_daily')!;
   for (const r of c.products) add(productDaily, join(r.slice(1, 3)), r.slice(3) as number[], sign);
-  const productUsers = into.get('product_users')!;
-  for (const [k, counts] of productUserSpans(c.products.map(productRowOf))) add(productUsers, k, counts, sign);
+  if (spans.products) {
+    const productUsers = into.get('product_users')!;
+    for (const [k, counts] of productUserSpans(c.products.map(productRowOf))) add(productUsers, k, counts, sign);
+  }
   const productCredits = into.get('product_credits_daily')!;
   for (const r of c.credits) add(productCredits, join(r.slice(1, 9)), r.slice(9) as number[], sign);
 }
@@ -396,8 +410,24 @@ export async function writeAnalytics(
 ): Promise<void> {
   const old = await loadContributions(q, storeId, personIds);
   const delta = into ?? emptyDelta();
-  for (const c of old) accumulateContribution(delta, c, -1);
-  for (const c of fresh) accumulateContribution(delta, c, 1);
+  // Most batches add events to days, groups and steps a person already had: its span rows stay the same,
+  // and computing them twice only to cancel out would be most of the work.
+  const freshOf = new Map(fresh.map((c) => [c.personId, c]));
+  const same = new Map<string, { web: boolean; products: boolean }>();
+  for (const o of old) {
+    const f = freshOf.get(o.personId);
+    if (!f) continue;
+    same.set(o.personId, {
+      web: webSpanInput(o.web.map(webRowOf)) === webSpanInput(f.web.map(webRowOf)),
+      products: productSpanInput(o.products.map(productRowOf)) === productSpanInput(f.products.map(productRowOf)),
+    });
+  }
+  const spansOf = (p: string) => {
+    const s = same.get(p);
+    return { web: !s?.web, products: !s?.products };
+  };
+  for (const c of old) accumulateContribution(delta, c, -1, spansOf(c.personId));
+  for (const c of fresh) accumulateContribution(delta, c, 1, spansOf(c.personId));
   for (const { shape, part } of PERSON_TABLES) {
     const nKeys = shape.keys.length;
     const sig = (r: readonly Cell[]): string => JSON.stringify(r);

@@ -404,37 +404,55 @@ export const webUserKey = (dims: number, day: string, values: readonly string[],
 export function webUserSpans(rows: readonly WebRow[]): Map<string, number[]> {
   const out = new Map<string, number[]>();
   for (const mask of WEB_DIMENSION_SETS) {
-    // Group -> day -> deepest level.
-    const groups = new Map<string, { values: string[]; days: Map<string, number> }>();
+    // Group (the masked dimension values) -> day -> deepest level.
+    const groups = new Map<string, Map<string, number>>();
     for (const r of rows) {
-      const values = WEB_DIMENSIONS.map((d, i) => (mask & (1 << i) ? r[d] : ''));
-      const g = values.join('\u0000');
-      let group = groups.get(g);
-      if (!group) {
-        group = { values, days: new Map() };
-        groups.set(g, group);
+      let g = String(mask);
+      for (let i = 0; i < WEB_DIMENSIONS.length; i++) g += '\u0000' + (mask & (1 << i) ? r[WEB_DIMENSIONS[i]!] : '');
+      let days = groups.get(g);
+      if (!days) {
+        days = new Map();
+        groups.set(g, days);
       }
-      group.days.set(r.day, Math.max(group.days.get(r.day) ?? 0, r.level));
+      days.set(r.day, Math.max(days.get(r.day) ?? 0, r.level));
     }
-    for (const { values, days } of groups.values()) {
-      const ordered = [...days].sort((a, b) => cmp(a[0], b[0]));
-      for (let level = 0; level < FUNNEL_LEVELS; level++) {
-        spans(
-          ordered.filter(([, l]) => l >= level).map(([d]) => d),
-          (day, prev) => {
-            const key = webUserKey(mask, day, values, prev);
-            let counts = out.get(key);
-            if (!counts) {
-              counts = new Array<number>(FUNNEL_LEVELS).fill(0);
-              out.set(key, counts);
-            }
-            counts[level]!++;
-          },
-        );
+    for (const [g, days] of groups) {
+      // The key is webUserKey's: the mask, the day, the five values, the previous day.
+      const [maskText, values] = [g.slice(0, g.indexOf('\u0000')), g.slice(g.indexOf('\u0000'))];
+      const prev = new Array<string>(FUNNEL_LEVELS).fill(NO_PREVIOUS_DAY);
+      for (const [day, level] of [...days].sort((a, b) => cmp(a[0], b[0]))) {
+        // One span row per step the day reached, each with the step's own previous day.
+        for (let step = 0; step <= level; step++) {
+          const key = `${maskText}\u0000${day}${values}\u0000${prev[step]}`;
+          let counts = out.get(key);
+          if (!counts) {
+            counts = new Array<number>(FUNNEL_LEVELS).fill(0);
+            out.set(key, counts);
+          }
+          counts[step]!++;
+          prev[step] = day;
+        }
       }
     }
   }
   return out;
+}
+
+/** What a person's web spans depend on: its days, groups and steps (equal inputs give equal spans). */
+export function webSpanInput(rows: readonly WebRow[]): string {
+  return rows
+    .map((r) => [r.day, r.channel, r.source, r.medium, r.campaign, r.landing_page, r.level].join('\u0000'))
+    .sort()
+    .join('\u0001');
+}
+
+/** What a person's product spans depend on: the days it viewed or added each product. */
+export function productSpanInput(rows: readonly ProductRow[]): string {
+  return rows
+    .filter((r) => r.views > 0 || r.addToCart > 0)
+    .map((r) => [r.day, r.productId, r.views > 0 ? 1 : 0, r.addToCart > 0 ? 1 : 0].join('\u0000'))
+    .sort()
+    .join('\u0001');
 }
 
 /** Product "" in product_users: any product. */
