@@ -488,7 +488,12 @@ describe('worker process', () => {
     // 3: the unacknowledged attempt comes back after ack_wait and is delivered.
     const third = await spawnWorker(backoff);
     try {
-      await waitFor(acceptedOf(d.path), (r) => r.length === 1, 20_000);
+      // Redelivered ack_wait (4 s) after the kill; room for a slow start-up on a busy machine. On a timeout the
+      // workers' logs say where the delivery stood.
+      await waitFor(acceptedOf(d.path), (r) => r.length === 1, 60_000).catch((err: Error) => {
+        const logs = [first, second, third].map((c, i) => `--- worker ${i + 1}\n${c.child.output().slice(-3000)}`);
+        throw new Error(`${err.message}\n${logs.join('\n')}`);
+      });
       await drained(d.storeId);
       const metrics = await (await fetch(`http://127.0.0.1:${third.port}/metrics`)).text();
       expect(metrics).toMatch(/^webhook_deliveries_total\{outcome="delivered"\} 1$/m);
