@@ -707,7 +707,7 @@ describe('tenant isolation: store A’s key never sees store B’s data', () => 
     post(urlOf(operation(name)), { json: body }, { ApiKey: await t.keys.next() });
 
   it('get-list and get-list-sum show only A’s rows, under every model and goal', async () => {
-    for (const model of ['first', 'last', 'linear', 'position']) {
+    for (const model of ['first', 'last', 'linear', 'position', 'time_decay']) {
       for (const goal of ['purchase', 'add_to_cart', 'checkout_start', 'payment_info_submitted']) {
         const body = {
           ...validBody('get-list'),

@@ -65,7 +65,7 @@ const each = (names: readonly string[], f: () => Field): Table => Object.fromEnt
 
 export const VERSION = 'v2-4-2';
 export const DIMENSIONS = ['campaign', 'channel', 'source', 'medium', 'landing_page'] as const;
-export const MODELS = ['first', 'last', 'linear', 'position'] as const;
+export const MODELS = ['first', 'last', 'linear', 'position', 'time_decay'] as const;
 export const GOALS = ['purchase', 'add_to_cart', 'checkout_start', 'payment_info_submitted'] as const;
 
 export const LIMITS = {

@@ -34,6 +34,7 @@ import {
   writeConversions,
   writeSessions,
 } from './pg-views';
+import { applyAdRollupDelta } from './ad-rollup';
 
 /** An epoch-ms time as PostgreSQL timestamptz text; Infinity is PostgreSQL's `infinity` (not seen yet). */
 const toTimestamp = (ms: number): string => (ms === Infinity ? 'infinity' : new Date(ms).toISOString());
@@ -343,7 +344,11 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
   return async (q: Query, facts: NewFacts): Promise<void> => {
     for (const batch of splitByStore(facts, hooks)) {
       const storeId = batch.store.storeId;
-      const rules: StoreRules = { timezone: batch.store.timezone, lookbackDays: batch.store.lookbackDays };
+      const rules: StoreRules = {
+        timezone: batch.store.timezone,
+        lookbackDays: batch.store.lookbackDays,
+        halfLifeDays: batch.store.halfLifeDays,
+      };
 
       await insertEventFacts(q, storeId, batch.events);
       await upsertOrderFacts(q, storeId, batch.orders);
@@ -385,6 +390,7 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
       );
       const conv = await writeConversions(q, storeId, [...personIds, ...mergedAway], views);
       await applyAttributionDelta(q, storeId, conv.delta);
+      await applyAdRollupDelta(q, storeId, conv.adDelta);
       if (hooks.enqueueWebhooks && batch.raw.length) {
         await hooks.enqueueWebhooks(
           q,
