@@ -47,3 +47,12 @@ from conversion_credits
 where platform <> ''
 group by store_id, day, goal, model, channel, platform, campaign, campaign_id, ad_set_id, ad_id
 having sum(weight) <> 0 or sum(new_weight) <> 0 or sum(value_micros) <> 0 or sum(cogs_micros) <> 0;
+
+-- The customers behind an ad report row (ad-analysis/customer-list) read the paid credits of a goal and model by day.
+create index conversion_credits_paid_idx on conversion_credits (store_id, goal, model, day) where platform <> '';
+
+-- When each identity-event destination last delivered and last failed (connection/destination), written by
+-- the webhook worker at most every 5 seconds per destination.
+alter table webhook_destinations
+  add column last_delivery_at timestamptz,
+  add column last_failure_at  timestamptz;

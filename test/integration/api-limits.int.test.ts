@@ -230,6 +230,18 @@ function validBody(name: string): Record<string, unknown> {
       return { ...RANGE, page: 1, page_size: 20 };
     case 'link-create':
       return { landing_page: 'https://a-shop.example/p', campaign: 'c', source: 's', medium: 'm' };
+    case 'ad-list':
+      return { ...RANGE, dimensions: ['campaign'], model: 'last', goal: 'purchase', page: 1, page_size: 10 };
+    case 'ad-list-sum':
+    case 'ad-customer-list':
+      return { ...RANGE, dimensions: ['campaign'], model: 'last', goal: 'purchase' };
+    case 'campaign-order-list':
+      return { ...RANGE, campaign: 'brand' };
+    case 'setting-models':
+    case 'setting-goals':
+    case 'connection-source':
+    case 'connection-destination':
+      return {};
     default:
       throw new Error(name);
   }

@@ -23,6 +23,7 @@ export const RATE_CLASSES: Record<string, number> = {
   journey: 20,
   link_builder: 10,
   customers: 10,
+  settings: 10,
   ingest: 200,
   mcp: 20,
 };

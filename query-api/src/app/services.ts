@@ -2,19 +2,23 @@
  * The query API's services, built once by the composition root (api.ts) with their explicit dependencies,
  * and handed to the controllers by tsoa's IoC hook (ioc.ts). A service never sees the whole app context.
  */
+import { AdAnalysisService } from '../services/ad-analysis.service';
 import { CustomersService } from '../services/customers.service';
 import { IngestService } from '../services/ingest.service';
 import { LinkService } from '../services/link.service';
 import { OrderService } from '../services/order.service';
 import { ReportService } from '../services/report.service';
+import { SettingsService } from '../services/settings.service';
 import { authenticate } from './authentication';
 import type { AppContext, Principal } from './context';
 
 export interface ApiServices {
   reports: ReportService;
+  adAnalysis: AdAnalysisService;
   orders: OrderService;
   links: LinkService;
   customers: CustomersService;
+  settings: SettingsService;
   ingest: IngestService;
   /** The store of an ingest key given in the path of /collect, with that route's own rate limit. */
   authenticateCollectKey: (key: string) => Promise<Principal>;
@@ -24,6 +28,7 @@ export function createServices(ctx: AppContext): ApiServices {
   const { db, config, logger, metrics, publisher, now } = ctx;
   return {
     reports: new ReportService(db),
+    adAnalysis: new AdAnalysisService(db),
     orders: new OrderService(db, config.shortLinkHost),
     links: new LinkService({
       db,
@@ -35,6 +40,7 @@ export function createServices(ctx: AppContext): ApiServices {
       eventPartitions: config.eventPartitions,
     }),
     customers: new CustomersService(db),
+    settings: new SettingsService(db, now),
     ingest: new IngestService({
       publisher,
       logger,
