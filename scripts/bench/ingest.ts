@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sampleEvent } from '../../test/support/samples';
-import { percentile, startBenchEnv } from './bench-env';
+import { percentile, startBenchEnv, waitForCommitted } from './bench-env';
 
 export interface IngestBenchOptions {
   events: number;
@@ -49,15 +49,7 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
     };
     await Promise.all(Array.from({ length: opts.concurrency }, worker));
     const acceptedAt = performance.now();
-    for (;;) {
-      const [row] = await env.db.query<{ n: string }>(
-        'bench.count',
-        'select count(*) as n from raw_events where store_id = $1',
-        [env.store.store_id],
-      );
-      if (Number(row!.n) >= opts.events) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitForCommitted(env, opts.events, 20);
     const done = performance.now();
     latencies.sort((a, b) => a - b);
     const seconds = (done - started) / 1000;
