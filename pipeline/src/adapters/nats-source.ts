@@ -5,7 +5,13 @@
  */
 import { merge, Observable } from 'rxjs';
 import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
-import { consumerName, EVENTS_STREAM, RECEIVED_AT_HEADER } from '../../../contracts/src/subjects';
+import {
+  consumerName,
+  EVENTS_STREAM,
+  RECEIVED_AT_HEADER,
+  VALIDATED_HEADER,
+  VALIDATION_VERSION,
+} from '../../../contracts/src/subjects';
 import type { InboundMessage } from '../stream/inbound-message';
 
 export function toInbound(m: JsMsg): InboundMessage {
@@ -17,6 +23,7 @@ export function toInbound(m: JsMsg): InboundMessage {
     data: m.data,
     receivedAt: Number.isFinite(receivedAt) ? receivedAt : null,
     redelivered: m.redelivered,
+    validated: m.headers?.get(VALIDATED_HEADER) === VALIDATION_VERSION,
     ack: () => m.ack(),
     nak: (delayMs) => m.nak(delayMs),
     working: () => m.working(),

@@ -125,7 +125,10 @@ export function buildPipeline(
   };
 
   return source$.pipe(
-    map((msg): BatchItem => ({ msg, decoded: decodeMessage(msg.subject, msg.data, msg.receivedAt) })),
+    map((msg): BatchItem => ({
+      msg,
+      decoded: decodeMessage(msg.subject, msg.data, msg.receivedAt, msg.validated === true),
+    })),
     batchWhileBusy(opts.batchMax, opts.flushMs, processBatch, opts.concurrency ?? 1),
     concatMap((reports) => from(reports)),
   );

@@ -10,6 +10,8 @@ export interface InboundMessage {
   /** Epoch ms at which the API accepted the message, when it said so. */
   receivedAt: number | null;
   redelivered: boolean;
+  /** The API validated the payload with the current validation version (its output is what was published). */
+  validated?: boolean;
   ack(): void;
   nak(delayMs?: number): void;
   working(): void;
