@@ -156,3 +156,11 @@ export async function waitForCommitted(
 ): Promise<void> {
   while ((await committedMessages(env)) < count) await new Promise((r) => setTimeout(r, everyMs));
 }
+
+/** CPU seconds (user + system) a daemon has used, from the `process_cpu_seconds_total` of its metrics. */
+export async function cpuSeconds(metricsUrl: string): Promise<number> {
+  const text = await fetch(metricsUrl).then((r) => r.text());
+  const m = /^process_cpu_seconds_total (\S+)$/m.exec(text);
+  if (!m) throw new Error(`${metricsUrl} has no process_cpu_seconds_total`);
+  return Number(m[1]);
+}

@@ -10,7 +10,7 @@ import { silentLogger } from '../../runtime/logger';
 import { replayStore } from '../../pipeline/src/operations/replay';
 import { planDemo } from '../demo/generate';
 import { pushDemo } from '../demo/push';
-import { committedMessages, startBenchEnv, waitForCommitted } from './bench-env';
+import { committedMessages, cpuSeconds, startBenchEnv, waitForCommitted } from './bench-env';
 
 export interface PipelineBenchOptions {
   events: number;
@@ -56,8 +56,11 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
     await env.startPipeline();
     const started = Date.now();
     const atStart = await committedMessages(env);
+    const cpuAtStart = await cpuSeconds(`${env.pipelineHealthUrl}/metrics`);
     await waitForCommitted(env, demo.summary.events);
     const seconds = (Date.now() - started) / 1000;
+    const cpuMicrosPerEvent =
+      (((await cpuSeconds(`${env.pipelineHealthUrl}/metrics`)) - cpuAtStart) * 1e6) / (demo.summary.events - atStart);
     const throughput = Math.round((demo.summary.events - atStart) / seconds);
     console.error(
       `bench: pipeline committed them in ${seconds.toFixed(1)} s (${throughput} events/s); measuring visibility at ${opts.rate} events/s`,
@@ -90,6 +93,7 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
           demo_orders: demo.orders.length,
           throughput_events_per_s: throughput,
           throughput_seconds: Number(seconds.toFixed(2)),
+          pipeline_cpu_us_per_event: Math.round(cpuMicrosPerEvent),
           replay_rebuild: {
             messages: rebuild.processed,
             seconds: Number(rebuild.seconds.toFixed(2)),
