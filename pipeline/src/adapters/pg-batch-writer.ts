@@ -90,7 +90,13 @@ export function createBatchWriter(
               break;
             }
             seenEvents.add(key);
-            events.push({ storeId: d.storeId, event: d.event, receivedAt: item.msg.receivedAt ?? Date.now(), seq });
+            events.push({
+              storeId: d.storeId,
+              event: d.event,
+              json: d.json,
+              receivedAt: item.msg.receivedAt ?? Date.now(),
+              seq,
+            });
             break;
           }
           case 'order':

@@ -68,8 +68,11 @@ describe('decodeMessage of a message the API stamped as validated', () => {
   );
   it.each(events.map((e, i) => [`${i}: ${e.name}`, e] as const))('event %s decodes as if validated again', (_l, e) => {
     const { trusted, full } = decodeBoth(eventSubject(1, 'st_a', e.name), e);
-    expect(trusted.kind).toBe('event');
-    expect(trusted).toEqual(withoutWarnings(full));
+    if (trusted.kind !== 'event') throw new Error(`not an event: ${JSON.stringify(trusted)}`);
+    const { json, ...decoded } = trusted;
+    expect(decoded).toEqual(withoutWarnings(full));
+    // The message text is stored as the raw payload instead of encoding the event again: the same JSON.
+    expect(json).toBe(JSON.stringify(e));
   });
 
   it.each([

@@ -28,7 +28,14 @@ export interface LinkClick {
 }
 
 export type DecodedFact =
-  | { kind: 'event'; storeId: string; event: StorefrontEvent; warnings: string[] }
+  | {
+      kind: 'event';
+      storeId: string;
+      event: StorefrontEvent;
+      warnings: string[];
+      /** The event's JSON as the API published it (its validators' output), when stamped: stored as it is. */
+      json?: string;
+    }
   | { kind: 'order'; storeId: string; order: ShopOrder }
   | { kind: 'product'; storeId: string; product: ShopProduct }
   | { kind: 'customer'; storeId: string; customer: ShopCustomer }
@@ -73,7 +80,7 @@ const isString = (v: unknown): v is string => typeof v === 'string';
  * pipeline routes and keys on is checked. Null when even that does not hold: the message is then validated in
  * full like any other.
  */
-function trustedFact(storeId: string, name: string, body: unknown): DecodedFact | null {
+function trustedFact(storeId: string, name: string, body: unknown, text: string): DecodedFact | null {
   if (!isObject(body)) return null;
   switch (name) {
     case PUSH_SUBJECT_NAMES.orders:
@@ -92,7 +99,7 @@ function trustedFact(storeId: string, name: string, body: unknown): DecodedFact 
       return null;
     default:
       return body.name === name && isString(body.id) && isString(body.clientId) && isString(body.timestamp)
-        ? { kind: 'event', storeId, event: body as unknown as StorefrontEvent, warnings: [] }
+        ? { kind: 'event', storeId, event: body as unknown as StorefrontEvent, warnings: [], json: text }
         : null;
   }
 }
@@ -106,14 +113,16 @@ export function decodeMessage(
   const parsed = parseEventSubject(subject);
   if (!parsed) return poison(null, `subject ${subject} is not ev.<partition>.<storeId>.<name>`);
   const { storeId, name } = parsed;
+  let text: string;
   let body: unknown;
   try {
-    body = JSON.parse(utf8.decode(data));
+    text = utf8.decode(data);
+    body = JSON.parse(text);
   } catch (err) {
     return poison(storeId, `undecodable JSON: ${(err as Error).message}`);
   }
   if (validated) {
-    const fact = trustedFact(storeId, name, body);
+    const fact = trustedFact(storeId, name, body, text);
     if (fact) return fact;
   }
   // What PostgreSQL cannot hold (NUL, unpaired surrogates) or a serializer cannot traverse would fail its
