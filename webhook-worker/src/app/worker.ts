@@ -54,16 +54,12 @@ export async function startWebhookWorker(
   deps: WebhookWorkerDeps = {},
 ): Promise<RunningWebhookWorker> {
   const metrics = createWebhookMetrics();
-  const { db, nc, jsm } = await connectDependencies({
-    service: 'webhook-worker',
-    databaseUrl: config.databaseUrl,
-    natsUrl: config.natsUrl,
-    dbPool: config.dbPool,
-    statementTimeoutMs: 10_000,
+  const { db, nc, jsm } = await connectDependencies(
+    'webhook-worker',
+    { ...config, statementTimeoutMs: 10_000 },
     logger,
-    startupTimeoutMs: config.startupTimeoutMs,
-    dbQuery: metrics.dbQuery,
-  });
+    metrics.dbQuery,
+  );
   const js = jetstream(nc);
   const info = await retryStartup(
     `consumer ${WEBHOOK_CONSUMER} of stream ${WEBHOOKS_STREAM} (created by npm run nats:setup)`,
