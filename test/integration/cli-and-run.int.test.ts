@@ -31,7 +31,7 @@ async function storeCli(args: string[]): Promise<{ stdout: string; stderr: strin
 }
 
 describe('store CLI', () => {
-  it('creates a store and prints its id and three credentials once', async () => {
+  it('creates a store and prints its id and four credentials once', async () => {
     const { stdout } = await storeCli([
       'create',
       '--name',
@@ -44,14 +44,15 @@ describe('store CLI', () => {
       '7',
     ]);
     const created = JSON.parse(stdout) as Record<string, string>;
-    expect(Object.keys(created).sort()).toEqual(['access_token', 'api_key', 'ingest_key', 'store_id']);
+    expect(Object.keys(created).sort()).toEqual(['access_token', 'api_key', 'dashboard_key', 'ingest_key', 'store_id']);
     expect(created.api_key).toMatch(/^ak_[\w-]{43}$/);
+    expect(created.dashboard_key).toMatch(/^dk_[\w-]{43}$/);
     const rows = await db.query<{ digest: Buffer; kind: string }>(
       'test.creds',
       'select kind, digest from credentials where store_id = $1',
       [created.store_id],
     );
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
     // Only digests are stored, never the secrets.
     const all = JSON.stringify(
       await db.query('test.all', 'select * from credentials where store_id = $1', [created.store_id]),
@@ -79,6 +80,17 @@ describe('store CLI', () => {
       (await storeCli(['revoke', 'ingest_key', '--store', created.store_id!])).stdout,
     ) as Record<string, unknown>;
     expect(revoked).toEqual({ store_id: created.store_id, kind: 'ingest_key', revoked: 1 });
+    // The read-only dashboard key has the same commands.
+    const dashboard = JSON.parse(
+      (await storeCli(['rotate', 'dashboard_key', '--store', created.store_id!])).stdout,
+    ) as Record<string, string>;
+    expect(dashboard.dashboard_key).toMatch(/^dk_/);
+    expect(dashboard.dashboard_key).not.toBe(created.dashboard_key);
+    expect(JSON.parse((await storeCli(['revoke', 'dashboard_key', '--store', created.store_id!])).stdout)).toEqual({
+      store_id: created.store_id,
+      kind: 'dashboard_key',
+      revoked: 1,
+    });
     const list = JSON.parse((await storeCli(['list'])).stdout) as Array<{
       store_id: string;
       active_credentials: string[];
