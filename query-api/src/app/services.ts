@@ -3,6 +3,7 @@
  * and handed to the controllers by tsoa's IoC hook (ioc.ts). A service never sees the whole app context.
  */
 import { CustomersService } from '../services/customers.service';
+import { DashboardReadsService } from '../services/dashboard-reads.service';
 import { IngestService } from '../services/ingest.service';
 import { LinkService } from '../services/link.service';
 import { OrderService } from '../services/order.service';
@@ -15,6 +16,7 @@ export interface ApiServices {
   orders: OrderService;
   links: LinkService;
   customers: CustomersService;
+  dashboardReads: DashboardReadsService;
   ingest: IngestService;
   /** The store of an ingest key given in the path of /collect, with that route's own rate limit. */
   authenticateCollectKey: (key: string) => Promise<Principal>;
@@ -22,8 +24,10 @@ export interface ApiServices {
 
 export function createServices(ctx: AppContext): ApiServices {
   const { db, config, logger, metrics, publisher, now } = ctx;
+  const reports = new ReportService(db);
   return {
-    reports: new ReportService(db),
+    reports,
+    dashboardReads: new DashboardReadsService(db, reports, now),
     orders: new OrderService(db, config.shortLinkHost),
     links: new LinkService({
       db,
