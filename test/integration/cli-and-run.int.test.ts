@@ -193,6 +193,8 @@ describe('make run', () => {
       process.kill(-child.pid!, 'SIGTERM');
       expect(await exited).toBe(0);
     }
+    // The database has stores: no demo store.
+    expect(out).not.toContain('[first run]');
   });
 });
 
@@ -242,6 +244,7 @@ describe('make run on a fresh data directory', () => {
       PIPELINE_HEALTH_PORT: String(healthPort),
       WEBHOOK_HEALTH_PORT: String(webhookPort),
       EVENT_PARTITIONS: '4',
+      DEMO_EVENTS: '1000',
     });
     const run1 = startRun(env);
     const healthUrls = [
@@ -258,6 +261,31 @@ describe('make run on a fresh data directory', () => {
       ).catch((err: Error) => {
         throw new Error(`${err.message}\n${run1.output()}`);
       });
+      // An empty database: a demo store is loaded, and the dashboard's URL and key printed.
+      const printed = await waitFor(
+        () => Promise.resolve(/Dashboard: +(http:\S+\/dashboard)\n +dashboard key: +(dk_[\w-]+)/.exec(run1.output())),
+        (m) => m !== null,
+        120_000,
+        250,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}\n${run1.output()}`);
+      });
+      expect(printed![1]).toBe(`http://127.0.0.1:${port}/dashboard`);
+      expect((await fetch(printed![1]!)).status).toBe(200);
+      const today = new Date().toISOString().slice(0, 10);
+      const sum = await fetch(`http://127.0.0.1:${port}/v2-4-2/api/all-attribution/get-list-sum`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ApiKey: printed![2]! },
+        body: JSON.stringify({
+          start_date: new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10),
+          end_date: new Date(Date.parse(today) + 86_400_000).toISOString().slice(0, 10),
+          dimensions: ['channel'],
+          model: 'last',
+          goal: 'purchase',
+        }),
+      });
+      expect(((await sum.json()) as { data: { conversions: number } }).data.conversions).toBeGreaterThan(0);
+
       // Another shell, nothing exported: the CLI uses the running local PostgreSQL and says so.
       const created = await run(
         process.execPath,
