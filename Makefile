@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps deps-browser tracker generate run stop clean services-up services-down migrate nats-setup check typecheck lint format test test-unit test-integration bench cluster cluster-stop
+.PHONY: help deps deps-browser tracker dashboard generate run stop clean services-up services-down migrate nats-setup check typecheck lint format test test-unit test-integration bench cluster cluster-stop
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -22,7 +22,16 @@ tracker/dist/manifest.json: $(TRACKER_INPUTS)
 
 tracker: deps tracker/dist/manifest.json ## Build the store-side tracker (t.js, Shopify pixels) into tracker/dist
 
-generate: deps tracker/dist/manifest.json ## Build the tracker; generate the tsoa routes and the OpenAPI document
+# The dashboard likewise (and reports its bundle size when it builds).
+DASHBOARD_INPUTS := $(shell find dashboard/src -type f 2>/dev/null) dashboard/index.html dashboard/tsconfig.json \
+	contracts/src/attribution.ts scripts/build-dashboard.ts package.json
+
+dashboard/dist/manifest.json: $(DASHBOARD_INPUTS)
+	@node --import tsx scripts/build-dashboard.ts
+
+dashboard: deps dashboard/dist/manifest.json ## Build the dashboard (served at /dashboard) into dashboard/dist
+
+generate: deps tracker/dist/manifest.json dashboard/dist/manifest.json ## Build the tracker and the dashboard; generate the tsoa routes and the OpenAPI document
 	@npx tsoa spec-and-routes -c query-api/tsoa.json >/dev/null
 
 run: generate ## Start everything in the foreground (local NATS + PostgreSQL unless NATS_URL / DATABASE_URL are set)
@@ -45,6 +54,7 @@ migrate: deps ## Apply SQL migrations to DATABASE_URL (or to the local PostgreSQ
 check: generate ## Type check, lint, format check, and OpenAPI drift check
 	@npx tsc --noEmit -p tsconfig.json
 	@npx tsc --noEmit -p tracker/tsconfig.json
+	@npx tsc --noEmit -p dashboard/tsconfig.json
 	@npx eslint --max-warnings 0 .
 	@npx prettier --check . >/dev/null || (npx prettier --check . ; exit 1)
 	@git diff --quiet -- query-api/openapi/openapi.json || (echo "openapi.json changed: regenerate and commit it (git diff query-api/openapi)"; exit 1)
@@ -52,6 +62,7 @@ check: generate ## Type check, lint, format check, and OpenAPI drift check
 typecheck: generate
 	@npx tsc --noEmit -p tsconfig.json
 	@npx tsc --noEmit -p tracker/tsconfig.json
+	@npx tsc --noEmit -p dashboard/tsconfig.json
 
 lint: generate
 	@npx eslint --max-warnings 0 .
@@ -62,6 +73,7 @@ format:
 test: deps-browser generate ## Run the whole suite (unit + integration against throwaway nats-server, PostgreSQL and Chromium)
 	@npx tsc --noEmit -p tsconfig.json
 	@npx tsc --noEmit -p tracker/tsconfig.json
+	@npx tsc --noEmit -p dashboard/tsconfig.json
 	@npx eslint --max-warnings 0 .
 	@npx prettier --check . >/dev/null || (npx prettier --check . ; exit 1)
 	@npx jest --selectProjects unit --silent

@@ -4,13 +4,24 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const CREDENTIAL_KINDS = ['api_key', 'ingest_key', 'access_token'] as const;
+export const CREDENTIAL_KINDS = ['api_key', 'ingest_key', 'access_token', 'dashboard_key'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
-const PREFIX: Record<CredentialKind, string> = { api_key: 'ak_', ingest_key: 'ik_', access_token: 'at_' };
+export const CREDENTIAL_PREFIX: Record<CredentialKind, string> = {
+  api_key: 'ak_',
+  ingest_key: 'ik_',
+  access_token: 'at_',
+  // Read-only: the report operations and nothing else (docs/product.md, Credentials and tenancy).
+  dashboard_key: 'dk_',
+};
+
+/** The kind a secret says it is by its prefix, or null when it has none of ours. */
+export function kindOfSecret(secret: string): CredentialKind | null {
+  return CREDENTIAL_KINDS.find((k) => secret.startsWith(CREDENTIAL_PREFIX[k])) ?? null;
+}
 
 export function generateCredential(kind: CredentialKind): string {
-  return PREFIX[kind] + randomBytes(32).toString('base64url');
+  return CREDENTIAL_PREFIX[kind] + randomBytes(32).toString('base64url');
 }
 
 export function digestCredential(secret: string): Buffer {

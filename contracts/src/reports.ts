@@ -103,6 +103,25 @@ export interface AttributionSummary {
   net_margin: number;
 }
 
+/** The fourteen numbers by name, in the order of the specification (sortable columns, tool outputs). */
+export const ATTRIBUTION_METRICS = [
+  'conversions',
+  'new_lead_conversions',
+  'conversion_value',
+  'spend',
+  'clicks',
+  'ad_conversion_value',
+  'impressions',
+  'roas',
+  'ad_roas',
+  'cpa',
+  'cpm',
+  'cpc',
+  'net_profit',
+  'net_margin',
+] as const satisfies readonly (keyof AttributionSummary)[];
+export type AttributionMetric = (typeof ATTRIBUTION_METRICS)[number];
+
 /** One row of get-list: dimensions not requested are `""`. */
 export interface AttributionRecord extends AttributionSummary {
   campaign: string;

@@ -10,6 +10,15 @@ export const DEFAULT_PARTITIONS = 16;
 /** Header carrying the time the API accepted the message (epoch ms), for freshness and latency figures. */
 export const RECEIVED_AT_HEADER = 'Att-Received-At';
 
+/**
+ * Header by which the API says it validated the payload and published the validators' output; its value is
+ * the validation version. The pipeline then checks only what it routes on, and validates in full what lacks
+ * the stamp (replayed files, messages of an older version). Bump the version whenever a validator's output
+ * changes, so that older messages are validated again (docs/decisions.md, Ingestion).
+ */
+export const VALIDATED_HEADER = 'Att-Validated';
+export const VALIDATION_VERSION = '1';
+
 /** Store push kinds as they appear in subjects. */
 export const PUSH_SUBJECT_NAMES = {
   orders: 'push_order',

@@ -21,6 +21,7 @@ log "NATS_URL=$NATS_URL"
 log "DATABASE_URL=$DATABASE_URL"
 log "API on http://127.0.0.1:${PORT:-8080}  (docs: /docs)   pipeline health on http://127.0.0.1:${PIPELINE_HEALTH_PORT:-9464}/readyz, webhook worker on :${WEBHOOK_HEALTH_PORT:-9465}"
 log "In another shell: npm run store -- create --name Demo --timezone UTC --currency USD"
+log "Dashboard on http://127.0.0.1:${PORT:-8080}/dashboard"
 
 # Each daemon in its own process group (set -m): a Ctrl-C reaches them once, forwarded by on_signal. They
 # drain and exit by themselves if this script is killed outright (EXIT_WITH_PARENT).
@@ -32,6 +33,10 @@ node --import tsx query-api/src/app/server.ts &
 pids+=($!)
 node --import tsx webhook-worker/src/app/main.ts &
 pids+=($!)
+# On a database without stores: a demo store with a month of data, and the dashboard's URL and key. Not a
+# daemon: it ends by itself and its end stops nothing.
+node --import tsx scripts/first-run.ts &
+helper=$!
 set +m
 
 # Ctrl-C / SIGTERM / a closed terminal: forward SIGTERM (drain). A second signal is forwarded too (the
@@ -40,6 +45,7 @@ stopping=0
 on_signal() {
   stopping=1
   kill -TERM "${pids[@]}" 2>/dev/null || true
+  kill -TERM "$helper" 2>/dev/null || true
 }
 trap on_signal INT TERM HUP
 
@@ -48,6 +54,7 @@ set +e
 wait -n "${pids[@]}"
 first=$?
 [ "$stopping" = 1 ] || { stopping=1; kill -TERM "${pids[@]}" 2>/dev/null; }
+kill -TERM "$helper" 2>/dev/null
 # Wait for every daemon; a trapped signal interrupts `wait`, so wait again while it lives.
 rc=0
 for pid in "${pids[@]}"; do

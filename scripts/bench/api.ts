@@ -10,7 +10,7 @@ import { digestCredential } from '../../storage/credentials';
 import { planDemo } from '../demo/generate';
 import { pushDemo } from '../demo/push';
 import { pushPaced } from './pipeline';
-import { percentile, startBenchEnv } from './bench-env';
+import { percentile, startBenchEnv, waitForCommitted } from './bench-env';
 
 export interface ApiBenchOptions {
   events: number;
@@ -105,15 +105,7 @@ export async function benchApi(opts: ApiBenchOptions): Promise<void> {
           console.error(`bench: ${p.events} events pushed (${Math.round((Date.now() - t0) / 1000)} s)`);
       },
     });
-    for (;;) {
-      const [r] = await env.db.query<{ n: string }>(
-        'bench.count',
-        'select count(*) as n from raw_events where store_id = $1',
-        [env.store.store_id],
-      );
-      if (Number(r!.n) >= demo.summary.events) break;
-      await new Promise((res) => setTimeout(res, 1000));
-    }
+    await waitForCommitted(env, demo.summary.events, 1000);
     const loadSeconds = (Date.now() - t0) / 1000;
     const [rows] = await env.db.query<{ n: string }>(
       'bench.rows',

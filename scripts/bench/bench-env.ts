@@ -134,3 +134,33 @@ export function percentile(sorted: readonly number[], p: number): number {
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[i]!;
 }
+
+/**
+ * Messages the running pipeline daemon has committed (stored, duplicate or dead-lettered), read from its
+ * `pipeline_events_consumed_total` counter: benchmarks measure through the daemon's metrics, never by
+ * querying the database they measure.
+ */
+export async function committedMessages(env: Pick<BenchEnv, 'pipelineHealthUrl'>): Promise<number> {
+  const text = await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
+  let total = 0;
+  for (const m of text.matchAll(/^pipeline_events_consumed_total\{result="[a-z_]+"\} (\d+(?:\.\d+)?)$/gm))
+    total += Number(m[1]);
+  return total;
+}
+
+/** Resolves once the daemon has committed `count` messages, scraping its metrics every `everyMs`. */
+export async function waitForCommitted(
+  env: Pick<BenchEnv, 'pipelineHealthUrl'>,
+  count: number,
+  everyMs = 100,
+): Promise<void> {
+  while ((await committedMessages(env)) < count) await new Promise((r) => setTimeout(r, everyMs));
+}
+
+/** CPU seconds (user + system) a daemon has used, from the `process_cpu_seconds_total` of its metrics. */
+export async function cpuSeconds(metricsUrl: string): Promise<number> {
+  const text = await fetch(metricsUrl).then((r) => r.text());
+  const m = /^process_cpu_seconds_total (\S+)$/m.exec(text);
+  if (!m) throw new Error(`${metricsUrl} has no process_cpu_seconds_total`);
+  return Number(m[1]);
+}

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sampleEvent } from '../../test/support/samples';
-import { percentile, startBenchEnv } from './bench-env';
+import { cpuSeconds, percentile, startBenchEnv, waitForCommitted } from './bench-env';
 
 export interface IngestBenchOptions {
   events: number;
@@ -33,6 +33,9 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
     }
     const latencies: number[] = [];
     let next = 0;
+    const cpu = () =>
+      Promise.all([cpuSeconds(`${env.apiUrl}/metrics`), cpuSeconds(`${env.pipelineHealthUrl}/metrics`)]);
+    const [apiCpu0, pipelineCpu0] = await cpu();
     const started = performance.now();
     const worker = async (): Promise<void> => {
       while (next < batches.length) {
@@ -49,16 +52,10 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
     };
     await Promise.all(Array.from({ length: opts.concurrency }, worker));
     const acceptedAt = performance.now();
-    for (;;) {
-      const [row] = await env.db.query<{ n: string }>(
-        'bench.count',
-        'select count(*) as n from raw_events where store_id = $1',
-        [env.store.store_id],
-      );
-      if (Number(row!.n) >= opts.events) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitForCommitted(env, opts.events, 20);
     const done = performance.now();
+    const [apiCpu1, pipelineCpu1] = await cpu();
+    const perEvent = (s: number) => Math.round((s * 1e6) / opts.events);
     latencies.sort((a, b) => a - b);
     const seconds = (done - started) / 1000;
     console.log(
@@ -71,6 +68,7 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
           http_accept_events_per_s: Math.round(opts.events / ((acceptedAt - started) / 1000)),
           end_to_end_events_per_s: Math.round(opts.events / seconds),
           end_to_end_seconds: Number(seconds.toFixed(2)),
+          cpu_us_per_event: { api: perEvent(apiCpu1 - apiCpu0), pipeline: perEvent(pipelineCpu1 - pipelineCpu0) },
           request_ms: {
             p50: Number(percentile(latencies, 50).toFixed(1)),
             p99: Number(percentile(latencies, 99).toFixed(1)),

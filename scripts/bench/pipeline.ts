@@ -10,7 +10,7 @@ import { silentLogger } from '../../runtime/logger';
 import { replayStore } from '../../pipeline/src/operations/replay';
 import { planDemo } from '../demo/generate';
 import { pushDemo } from '../demo/push';
-import { startBenchEnv } from './bench-env';
+import { committedMessages, cpuSeconds, startBenchEnv, waitForCommitted } from './bench-env';
 
 export interface PipelineBenchOptions {
   events: number;
@@ -39,15 +39,6 @@ export function histogramQuantile(text: string, name: string, q: number): number
   return prev.le;
 }
 
-async function storedCount(env: Awaited<ReturnType<typeof startBenchEnv>>): Promise<number> {
-  const [r] = await env.db.query<{ n: string }>(
-    'bench.count',
-    'select count(*) as n from raw_events where store_id = $1',
-    [env.store.store_id],
-  );
-  return Number(r!.n);
-}
-
 export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
   const env = await startBenchEnv({ withPipeline: false });
   try {
@@ -60,12 +51,16 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
       `bench: ${demo.summary.events} demo events accepted into the stream in ${loadSeconds.toFixed(1)} s; starting the pipeline`,
     );
 
-    // Timed from the daemon's readiness (process start-up excluded), counting what it committed since.
+    // Timed from the daemon's readiness (process start-up excluded), counting what it committed since, as its
+    // own metrics say.
     await env.startPipeline();
     const started = Date.now();
-    const atStart = await storedCount(env);
-    while ((await storedCount(env)) < demo.summary.events) await new Promise((r) => setTimeout(r, 100));
+    const atStart = await committedMessages(env);
+    const cpuAtStart = await cpuSeconds(`${env.pipelineHealthUrl}/metrics`);
+    await waitForCommitted(env, demo.summary.events);
     const seconds = (Date.now() - started) / 1000;
+    const cpuMicrosPerEvent =
+      (((await cpuSeconds(`${env.pipelineHealthUrl}/metrics`)) - cpuAtStart) * 1e6) / (demo.summary.events - atStart);
     const throughput = Math.round((demo.summary.events - atStart) / seconds);
     console.error(
       `bench: pipeline committed them in ${seconds.toFixed(1)} s (${throughput} events/s); measuring visibility at ${opts.rate} events/s`,
@@ -81,9 +76,7 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
     const before = await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
     const visibleBefore = histogramCount(before);
     const pushed = await pushPaced(env.apiUrl, env.credentials.ingest_key, [...live.events()], opts.rate);
-    const target = demo.summary.events + pushed;
-    while ((await storedCount(env)) < target) await new Promise((r) => setTimeout(r, 100));
-    await new Promise((r) => setTimeout(r, 500));
+    await waitForCommitted(env, demo.summary.events + pushed);
     const metrics = await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
     const p50 = histogramQuantileSince(before, metrics, 0.5);
     // Replay with --rebuild of the whole stream of the store (the live daemon stopped first).
@@ -100,6 +93,7 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
           demo_orders: demo.orders.length,
           throughput_events_per_s: throughput,
           throughput_seconds: Number(seconds.toFixed(2)),
+          pipeline_cpu_us_per_event: Math.round(cpuMicrosPerEvent),
           replay_rebuild: {
             messages: rebuild.processed,
             seconds: Number(rebuild.seconds.toFixed(2)),

@@ -29,7 +29,14 @@ const checkoutEmail = (e: StorefrontEvent): string | null | undefined => {
     case 'payment_info_submitted':
     case 'checkout_completed':
       return e.data.checkout.email;
-    default:
+    case 'page_viewed':
+    case 'collection_viewed':
+    case 'search_submitted':
+    case 'product_viewed':
+    case 'product_added_to_cart':
+    case 'product_removed_from_cart':
+    case 'cart_viewed':
+    case 'lead_form_submitted':
       return undefined;
   }
 };

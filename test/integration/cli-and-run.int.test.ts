@@ -31,7 +31,7 @@ async function storeCli(args: string[]): Promise<{ stdout: string; stderr: strin
 }
 
 describe('store CLI', () => {
-  it('creates a store and prints its id and three credentials once', async () => {
+  it('creates a store and prints its id and four credentials once', async () => {
     const { stdout } = await storeCli([
       'create',
       '--name',
@@ -44,14 +44,15 @@ describe('store CLI', () => {
       '7',
     ]);
     const created = JSON.parse(stdout) as Record<string, string>;
-    expect(Object.keys(created).sort()).toEqual(['access_token', 'api_key', 'ingest_key', 'store_id']);
+    expect(Object.keys(created).sort()).toEqual(['access_token', 'api_key', 'dashboard_key', 'ingest_key', 'store_id']);
     expect(created.api_key).toMatch(/^ak_[\w-]{43}$/);
+    expect(created.dashboard_key).toMatch(/^dk_[\w-]{43}$/);
     const rows = await db.query<{ digest: Buffer; kind: string }>(
       'test.creds',
       'select kind, digest from credentials where store_id = $1',
       [created.store_id],
     );
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
     // Only digests are stored, never the secrets.
     const all = JSON.stringify(
       await db.query('test.all', 'select * from credentials where store_id = $1', [created.store_id]),
@@ -79,6 +80,17 @@ describe('store CLI', () => {
       (await storeCli(['revoke', 'ingest_key', '--store', created.store_id!])).stdout,
     ) as Record<string, unknown>;
     expect(revoked).toEqual({ store_id: created.store_id, kind: 'ingest_key', revoked: 1 });
+    // The read-only dashboard key has the same commands.
+    const dashboard = JSON.parse(
+      (await storeCli(['rotate', 'dashboard_key', '--store', created.store_id!])).stdout,
+    ) as Record<string, string>;
+    expect(dashboard.dashboard_key).toMatch(/^dk_/);
+    expect(dashboard.dashboard_key).not.toBe(created.dashboard_key);
+    expect(JSON.parse((await storeCli(['revoke', 'dashboard_key', '--store', created.store_id!])).stdout)).toEqual({
+      store_id: created.store_id,
+      kind: 'dashboard_key',
+      revoked: 1,
+    });
     const list = JSON.parse((await storeCli(['list'])).stdout) as Array<{
       store_id: string;
       active_credentials: string[];
@@ -221,6 +233,8 @@ describe('make run', () => {
       process.kill(-child.pid!, 'SIGTERM');
       expect(await exited).toBe(0);
     }
+    // The database has stores: no demo store.
+    expect(out).not.toContain('[first run]');
   });
 });
 
@@ -270,6 +284,7 @@ describe('make run on a fresh data directory', () => {
       PIPELINE_HEALTH_PORT: String(healthPort),
       WEBHOOK_HEALTH_PORT: String(webhookPort),
       EVENT_PARTITIONS: '4',
+      DEMO_EVENTS: '1000',
     });
     const run1 = startRun(env);
     const healthUrls = [
@@ -286,6 +301,31 @@ describe('make run on a fresh data directory', () => {
       ).catch((err: Error) => {
         throw new Error(`${err.message}\n${run1.output()}`);
       });
+      // An empty database: a demo store is loaded, and the dashboard's URL and key printed.
+      const printed = await waitFor(
+        () => Promise.resolve(/Dashboard: +(http:\S+\/dashboard)\n +dashboard key: +(dk_[\w-]+)/.exec(run1.output())),
+        (m) => m !== null,
+        120_000,
+        250,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}\n${run1.output()}`);
+      });
+      expect(printed![1]).toBe(`http://127.0.0.1:${port}/dashboard`);
+      expect((await fetch(printed![1]!)).status).toBe(200);
+      const today = new Date().toISOString().slice(0, 10);
+      const sum = await fetch(`http://127.0.0.1:${port}/v2-4-2/api/all-attribution/get-list-sum`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ApiKey: printed![2]! },
+        body: JSON.stringify({
+          start_date: new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10),
+          end_date: new Date(Date.parse(today) + 86_400_000).toISOString().slice(0, 10),
+          dimensions: ['channel'],
+          model: 'last',
+          goal: 'purchase',
+        }),
+      });
+      expect(((await sum.json()) as { data: { conversions: number } }).data.conversions).toBeGreaterThan(0);
+
       // Another shell, nothing exported: the CLI uses the running local PostgreSQL and says so.
       const created = await run(
         process.execPath,

@@ -5,14 +5,20 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { connect } from '@nats-io/transport-node';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { sampleEvent, sampleOrder } from '../support/samples';
-import { eventSubject } from '../../contracts/src/subjects';
+import {
+  EVENTS_STREAM,
+  eventSubject,
+  partitionOf,
+  VALIDATED_HEADER,
+  VALIDATION_VERSION,
+} from '../../contracts/src/subjects';
 import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
-import { testEnv } from '../support/env';
+import { TEST_PARTITIONS, testEnv } from '../support/env';
 
 let db: Db;
 let api: RunningApi;
@@ -74,6 +80,24 @@ describe('POST /v2-4-2/api/events', () => {
       [shop.store.store_id, ev.id],
     );
     expect(row).toMatchObject({ client_id: ev.clientId, name: 'page_viewed', payload: ev });
+  });
+
+  it('publishes the validated event stamped with the validation version', async () => {
+    const ev = pageView();
+    expect((await post('/v2-4-2/api/events').send(ev)).status).toBe(200);
+    const nc = await connect({ servers: testEnv.natsUrl });
+    try {
+      const subject = eventSubject(
+        partitionOf(shop.store.store_id, ev.clientId, TEST_PARTITIONS),
+        shop.store.store_id,
+        'page_viewed',
+      );
+      const m = await (await jetstreamManager(nc)).streams.getMessage(EVENTS_STREAM, { last_by_subj: subject });
+      expect(m?.header.get(VALIDATED_HEADER)).toBe(VALIDATION_VERSION);
+      expect(m?.json<{ id: string }>().id).toBe(ev.id);
+    } finally {
+      await nc.close();
+    }
   });
 
   it('stores the same event pushed twice once, and says the second was a duplicate', async () => {

@@ -23,7 +23,7 @@ import { silentLogger } from '../../runtime/logger';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { loadWebhookWorkerConfig } from '../../webhook-worker/src/app/config';
-import { startWebhookWorker, type RunningWebhookWorker } from '../../webhook-worker/src/app/main';
+import { startWebhookWorker, type RunningWebhookWorker } from '../../webhook-worker/src/app/worker';
 import { apiKeyContext, createDestination } from '../../webhook-worker/src/destination-repo';
 import { createSecretBox, generateSecretsKey, parseSecretsKey } from '../../webhook-worker/src/secret-box';
 import { freePort } from '../support/free-port';

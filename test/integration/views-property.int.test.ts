@@ -16,7 +16,7 @@ import { silentLogger } from '../../runtime/logger';
 import { createBatchWriter } from '../../pipeline/src/adapters/pg-batch-writer';
 import { createViewMaintainer } from '../../pipeline/src/adapters/pg-view-maintainer';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
-import type { InboundMessage } from '../../pipeline/src/adapters/nats-source';
+import type { InboundMessage } from '../../pipeline/src/stream/inbound-message';
 import { decodeMessage } from '../../pipeline/src/domain/decode-message';
 import type { BatchItem } from '../../pipeline/src/stream/build-pipeline';
 import { createTestStore, testDb } from '../support/harness';

@@ -21,7 +21,7 @@ import { IDENTITY_EVENTS, type IdentityEventName } from '../../contracts/src/web
 import type { Db } from '../../storage/db';
 import { silentLogger } from '../../runtime/logger';
 import { loadWebhookWorkerConfig } from '../../webhook-worker/src/app/config';
-import { startWebhookWorker, type RunningWebhookWorker } from '../../webhook-worker/src/app/main';
+import { startWebhookWorker, type RunningWebhookWorker } from '../../webhook-worker/src/app/worker';
 import { createDestination } from '../../webhook-worker/src/destination-repo';
 import { redrive } from '../../scripts/webhook-cli';
 import { freePort } from '../support/free-port';

@@ -9,12 +9,15 @@ import { connect } from '@nats-io/transport-node';
 import { migrate } from '../../infra/migrate';
 import { setupNats } from '../../infra/nats-setup';
 import { buildTracker } from '../../scripts/build-tracker';
+import { buildDashboard } from '../../scripts/build-dashboard';
 import { startLocalServices } from './local-services';
 import { TEST_PARTITIONS } from './env';
 
 export default async function globalSetup(): Promise<void> {
-  // The API serves the tracker from its build (make test builds it too; a direct `npx jest` may not have).
+  // The API serves the tracker and the dashboard from their builds (make test builds them too; a direct
+  // `npx jest` may not have).
   await buildTracker();
+  await buildDashboard();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attrib-test-'));
   fs.chmodSync(dataDir, 0o755);
   const services = await startLocalServices(dataDir);

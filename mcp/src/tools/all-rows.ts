@@ -2,7 +2,7 @@
 import type { Dimension } from '../../../contracts/src/attribution';
 import type { AttributionRecord, GetListSumRequest } from '../../../contracts/src/reports';
 import type { ReportClient } from '../report-client';
-import { SUMMARY_METRICS, type SummaryMetric } from './outputs';
+import { ATTRIBUTION_METRICS, type AttributionMetric } from '../../../contracts/src/reports';
 import { ToolInputError } from './tool';
 
 export type KeyedRow = Partial<Record<Dimension | 'platform', string>>;
@@ -42,9 +42,9 @@ export const dimensionsOf = (row: KeyedRow, dimensions: readonly Dimension[]): R
 });
 
 /** The fourteen numbers of a row. */
-export const figuresOf = (row: Record<SummaryMetric, number>): Record<SummaryMetric, number> =>
-  Object.fromEntries(SUMMARY_METRICS.map((m) => [m, row[m]])) as Record<SummaryMetric, number>;
+export const figuresOf = (row: Record<AttributionMetric, number>): Record<AttributionMetric, number> =>
+  Object.fromEntries(ATTRIBUTION_METRICS.map((m) => [m, row[m]])) as Record<AttributionMetric, number>;
 
 export const ZERO_FIGURES = Object.freeze(
-  Object.fromEntries(SUMMARY_METRICS.map((m) => [m, 0])) as Record<SummaryMetric, number>,
+  Object.fromEntries(ATTRIBUTION_METRICS.map((m) => [m, 0])) as Record<AttributionMetric, number>,
 );

@@ -4,7 +4,8 @@ import type { GetListSumRequest } from '../../../contracts/src/reports';
 import { resolveDateRange } from '../defaults';
 import { formatCell } from '../text-table';
 import { dateRangeInput, dimensionsInput, goalInput, modelInput } from './inputs';
-import { getListSumRequestOutput, SUMMARY_METRICS, summaryOutput } from './outputs';
+import { ATTRIBUTION_METRICS } from '../../../contracts/src/reports';
+import { getListSumRequestOutput, summaryOutput } from './outputs';
 import { defineTool } from './tool';
 
 const MONEY = new Set(['conversion_value', 'spend', 'ad_conversion_value', 'cpa', 'cpm', 'cpc', 'net_profit']);
@@ -32,7 +33,7 @@ export const attributionSummary = defineTool({
       goal: args.goal,
     };
     const summary = await client.getListSum(request);
-    const lines = SUMMARY_METRICS.map(
+    const lines = ATTRIBUTION_METRICS.map(
       (m) => `| ${m} | ${formatCell(summary[m], MONEY.has(m) ? 'money' : RATIOS.has(m) ? 'ratio' : 'number')} |`,
     );
     return {

@@ -10,7 +10,8 @@ import { formatCell, formatTable } from '../text-table';
 import { allRows, dimensionsOf, figuresOf, rowKey, type RowKeyValues, ZERO_FIGURES } from './all-rows';
 import { dimensionColumns } from './columns';
 import { dateRangeInput, dimensionsInput, goalInput, pageInput, pageSizeInput } from './inputs';
-import { dateRangeOutput, dimensionValuesOutput, summaryOutput, type SummaryMetric } from './outputs';
+import type { AttributionMetric } from '../../../contracts/src/reports';
+import { dateRangeOutput, dimensionValuesOutput, summaryOutput } from './outputs';
 import { defineTool, ToolInputError } from './tool';
 
 type FilterKey = Dimension | 'platform';
@@ -73,7 +74,7 @@ export const compareModels = defineTool({
     const models: string[] = args.models ?? offered.codes;
     const range = resolveDateRange(args, now());
 
-    const rows = new Map<string, { dims: RowKeyValues; by: Map<string, Record<SummaryMetric, number>> }>();
+    const rows = new Map<string, { dims: RowKeyValues; by: Map<string, Record<AttributionMetric, number>> }>();
     for (const model of models) {
       for (const record of await allRows(client, { ...range, dimensions, model: model as Model, goal: args.goal })) {
         if (!filter.every(([d, v]) => record[d] === v)) continue;
@@ -85,7 +86,7 @@ export const compareModels = defineTool({
     }
 
     const sortModel = models.includes(offered.defaultModel) ? offered.defaultModel : models[0]!;
-    const conversionsUnder = (r: { by: Map<string, Record<SummaryMetric, number>> }) =>
+    const conversionsUnder = (r: { by: Map<string, Record<AttributionMetric, number>> }) =>
       r.by.get(sortModel)?.conversions ?? 0;
     const sorted = [...rows.entries()]
       .sort(([ka, a], [kb, b]) => conversionsUnder(b) - conversionsUnder(a) || (ka < kb ? -1 : ka > kb ? 1 : 0))

@@ -19,23 +19,17 @@ import {
   pageInput,
   pageSizeInput,
 } from './inputs';
-import {
-  dateRangeOutput,
-  dimensionValuesOutput,
-  getListRequestOutput,
-  SUMMARY_METRICS,
-  summaryOutput,
-  type SummaryMetric,
-} from './outputs';
+import { dateRangeOutput, dimensionValuesOutput, getListRequestOutput, summaryOutput } from './outputs';
+import { ATTRIBUTION_METRICS, type AttributionMetric } from '../../../contracts/src/reports';
 import { defineTool } from './tool';
 
-type Figures = Record<SummaryMetric, number>;
+type Figures = Record<AttributionMetric, number>;
 
 /** Differences (current - previous) and relative changes ((current - previous) / previous, null from 0). */
 export function changesBetween(current: Figures, previous: Figures) {
   const change = {} as Figures;
-  const change_pct = {} as Record<SummaryMetric, number | null>;
-  for (const m of SUMMARY_METRICS) {
+  const change_pct = {} as Record<AttributionMetric, number | null>;
+  for (const m of ATTRIBUTION_METRICS) {
     // Figures have at most 6 decimals: rounding the difference there removes float noise and nothing else.
     change[m] = roundTo(current[m] - previous[m], 6);
     change_pct[m] = previous[m] === 0 ? null : roundTo((current[m] - previous[m]) / Math.abs(previous[m]), 4);
@@ -125,7 +119,7 @@ export const comparePeriods = defineTool({
       ],
       { total: page.total },
     );
-    const pct = (m: SummaryMetric) =>
+    const pct = (m: AttributionMetric) =>
       totals.change_pct[m] === null ? 'n/a' : formatCell(totals.change_pct[m], 'percent');
     return {
       structured: { request, previous_period: previous, totals, total: page.total, page_size: page.page_size, records },

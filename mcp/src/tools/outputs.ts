@@ -2,34 +2,18 @@
 import { z } from 'zod';
 import type { AdCustomerRecord, AdRecord, CampaignOrderRecord } from '../../../contracts/src/ads';
 import { DIMENSIONS, type Dimension } from '../../../contracts/src/attribution';
-import type {
-  ApiTouchpoint,
-  AttributionRecord,
-  AttributionSummary,
-  OrderTouchpoints,
-  TrackingLinkRecord,
+import {
+  ATTRIBUTION_METRICS,
+  type AttributionMetric,
+  type ApiTouchpoint,
+  type AttributionRecord,
+  type AttributionSummary,
+  type OrderTouchpoints,
+  type TrackingLinkRecord,
 } from '../../../contracts/src/reports';
 
-export const SUMMARY_METRICS = [
-  'conversions',
-  'new_lead_conversions',
-  'conversion_value',
-  'spend',
-  'clicks',
-  'ad_conversion_value',
-  'impressions',
-  'roas',
-  'ad_roas',
-  'cpa',
-  'cpm',
-  'cpc',
-  'net_profit',
-  'net_margin',
-] as const satisfies readonly (keyof AttributionSummary)[];
-export type SummaryMetric = (typeof SUMMARY_METRICS)[number];
-
 export const summaryOutput = z.object(
-  Object.fromEntries(SUMMARY_METRICS.map((m) => [m, z.number()])) as Record<SummaryMetric, z.ZodNumber>,
+  Object.fromEntries(ATTRIBUTION_METRICS.map((m) => [m, z.number()])) as Record<AttributionMetric, z.ZodNumber>,
 ) satisfies z.ZodType<AttributionSummary>;
 
 export const attributionRecordOutput = summaryOutput.extend({

@@ -91,7 +91,18 @@ function productIdsOf(e: StorefrontEvent): string[] {
       return [e.data.productVariant.product.id];
     case 'product_added_to_cart':
       return [e.data.cartLine.merchandise.product.id];
-    default:
+    // Identity events name the products only of these three (docs/product.md, Identity events and destinations).
+    case 'page_viewed':
+    case 'collection_viewed':
+    case 'search_submitted':
+    case 'cart_viewed':
+    case 'product_removed_from_cart':
+    case 'checkout_contact_info_submitted':
+    case 'checkout_address_info_submitted':
+    case 'checkout_shipping_info_submitted':
+    case 'payment_info_submitted':
+    case 'checkout_completed':
+    case 'lead_form_submitted':
       return [];
   }
 }

@@ -5,20 +5,14 @@
  */
 import { merge, Observable } from 'rxjs';
 import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
-import { consumerName, EVENTS_STREAM, RECEIVED_AT_HEADER } from '../../../contracts/src/subjects';
-
-export interface InboundMessage {
-  subject: string;
-  /** Stream sequence. */
-  seq: number;
-  data: Uint8Array;
-  /** Epoch ms at which the API accepted the message, when it said so. */
-  receivedAt: number | null;
-  redelivered: boolean;
-  ack(): void;
-  nak(delayMs?: number): void;
-  working(): void;
-}
+import {
+  consumerName,
+  EVENTS_STREAM,
+  RECEIVED_AT_HEADER,
+  VALIDATED_HEADER,
+  VALIDATION_VERSION,
+} from '../../../contracts/src/subjects';
+import type { InboundMessage } from '../stream/inbound-message';
 
 export function toInbound(m: JsMsg): InboundMessage {
   const header = m.headers?.get(RECEIVED_AT_HEADER);
@@ -29,6 +23,7 @@ export function toInbound(m: JsMsg): InboundMessage {
     data: m.data,
     receivedAt: Number.isFinite(receivedAt) ? receivedAt : null,
     redelivered: m.redelivered,
+    validated: m.headers?.get(VALIDATED_HEADER) === VALIDATION_VERSION,
     ack: () => m.ack(),
     nak: (delayMs) => m.nak(delayMs),
     working: () => m.working(),

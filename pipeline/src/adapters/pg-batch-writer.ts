@@ -47,12 +47,19 @@ function deadLetterOf(item: BatchItem, storeId: string | null, reason: string): 
   };
 }
 
+/** Plans every statement of the transaction once for any value (docs/decisions.md, Storage). */
+export const GENERIC_PLANS_SQL = 'set local plan_cache_mode = force_generic_plan';
+
 export function createBatchWriter(
   db: Db,
   maintainViews?: MaintainViews,
 ): Pick<PipelinePorts, 'applyBatch' | 'deadLetter' | 'isTransient'> {
   async function applyBatch(items: readonly BatchItem[]): Promise<BatchOutcome> {
     return db.transaction('batch', async (tx) => {
+      // Generic plans for the batch's keyed lookups: a custom plan for a store the table statistics do not
+      // cover yet (a new or fast-growing store) counts it as one row and scans the whole store per key
+      // (docs/decisions.md, Storage).
+      await tx('batch.generic_plans', GENERIC_PLANS_SQL);
       const storeIds = [...new Set(items.flatMap((it) => (it.decoded.kind === 'poison' ? [] : [it.decoded.storeId])))];
       const stores = await loadStores(tx, storeIds);
       const rates = await loadRates(tx, storeIds);
@@ -83,7 +90,13 @@ export function createBatchWriter(
               break;
             }
             seenEvents.add(key);
-            events.push({ storeId: d.storeId, event: d.event, receivedAt: item.msg.receivedAt ?? Date.now(), seq });
+            events.push({
+              storeId: d.storeId,
+              event: d.event,
+              json: d.json,
+              receivedAt: item.msg.receivedAt ?? Date.now(),
+              seq,
+            });
             break;
           }
           case 'order':

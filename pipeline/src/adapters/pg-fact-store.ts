@@ -62,6 +62,8 @@ export async function loadStores(q: Query, storeIds: readonly string[]): Promise
 export interface RawEventRow {
   storeId: string;
   event: StorefrontEvent;
+  /** The event's JSON when the message carried it ready to store (see decode-message.ts). */
+  json?: string;
   receivedAt: number;
   seq: number;
 }
@@ -77,7 +79,7 @@ export async function insertRawEvents(q: Query, rows: readonly RawEventRow[]): P
     .map(
       (r) =>
         `{"s":${JSON.stringify(r.storeId)},"e":${JSON.stringify(r.event.id)},"c":${JSON.stringify(r.event.clientId)},"n":"${r.event.name}",` +
-        `"o":${JSON.stringify(r.event.timestamp)},"r":"${new Date(r.receivedAt).toISOString()}","q":${r.seq},"p":${JSON.stringify(r.event)}}`,
+        `"o":${JSON.stringify(r.event.timestamp)},"r":"${new Date(r.receivedAt).toISOString()}","q":${r.seq},"p":${r.json ?? JSON.stringify(r.event)}}`,
     )
     .join(',')}]`;
   const inserted = await q<{ store_id: string; event_id: string }>(

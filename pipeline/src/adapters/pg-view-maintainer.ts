@@ -253,6 +253,11 @@ async function recordIdentity(
   return { batchClients, newLinks };
 }
 
+/** The persons of the clients that carry any of the keys ($2) in store $1: run under generic plans. */
+export const PERSONS_OF_KEYS_SQL = `select l.client_id, l.key, c.person_id from identity_links l
+  join clients c on c.store_id = l.store_id and c.client_id = l.client_id
+  where l.store_id = $1 and l.key = any($2::text[])`;
+
 async function updateIdentity(
   q: Query,
   storeId: string,
@@ -272,13 +277,10 @@ async function updateIdentity(
         [storeId, batchClients],
       ),
       newKeys.length
-        ? q<{ client_id: string; key: string; person_id: string }>(
-            'identity.persons_of_keys',
-            `select l.client_id, l.key, c.person_id from identity_links l
-             join clients c on c.store_id = l.store_id and c.client_id = l.client_id
-             where l.store_id = $1 and l.key = any($2::text[])`,
-            [storeId, newKeys],
-          )
+        ? q<{ client_id: string; key: string; person_id: string }>('identity.persons_of_keys', PERSONS_OF_KEYS_SQL, [
+            storeId,
+            newKeys,
+          ])
         : Promise.resolve([]),
     ]);
     const involved = new Set([...own.map((r) => r.person_id), ...viaKeys.map((r) => r.person_id)]);

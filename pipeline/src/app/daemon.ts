@@ -45,15 +45,7 @@ export async function startPipeline(
   deps: PipelineDeps = {},
 ): Promise<RunningPipeline> {
   const metrics = createPipelineMetrics();
-  const { db, nc, jsm } = await connectDependencies({
-    service: 'pipeline',
-    databaseUrl: config.databaseUrl,
-    natsUrl: config.natsUrl,
-    dbPool: config.dbPool,
-    logger,
-    startupTimeoutMs: config.startupTimeoutMs,
-    dbQuery: metrics.dbQuery,
-  });
+  const { db, nc, jsm } = await connectDependencies('pipeline', config, logger, metrics.dbQuery);
   const js = jetstream(nc);
   // A consumer that is missing is a setup problem (npm run nats:setup); on a cluster still electing its
   // leaders it is only late. Either way the wait says which one is awaited.

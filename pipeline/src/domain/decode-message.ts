@@ -28,7 +28,14 @@ export interface LinkClick {
 }
 
 export type DecodedFact =
-  | { kind: 'event'; storeId: string; event: StorefrontEvent; warnings: string[] }
+  | {
+      kind: 'event';
+      storeId: string;
+      event: StorefrontEvent;
+      warnings: string[];
+      /** The event's JSON as the API published it (its validators' output), when stamped: stored as it is. */
+      json?: string;
+    }
   | { kind: 'order'; storeId: string; order: ShopOrder }
   | { kind: 'product'; storeId: string; product: ShopProduct }
   | { kind: 'customer'; storeId: string; customer: ShopCustomer }
@@ -65,15 +72,58 @@ function decodeLinkClick(body: unknown): LinkClick | null {
 // One decoder for all messages: decode() without streaming keeps no state between calls.
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-export function decodeMessage(subject: string, data: Uint8Array, receivedAt: number | null): DecodeResult {
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+
+/**
+ * The payload of a message the API validated (`validated`): the validators' own output, so only what the
+ * pipeline routes and keys on is checked. Null when even that does not hold: the message is then validated in
+ * full like any other.
+ */
+function trustedFact(storeId: string, name: string, body: unknown, text: string): DecodedFact | null {
+  if (!isObject(body)) return null;
+  switch (name) {
+    case PUSH_SUBJECT_NAMES.orders:
+      return isString(body.id) && isString(body.updated_at)
+        ? { kind: 'order', storeId, order: body as unknown as ShopOrder }
+        : null;
+    case PUSH_SUBJECT_NAMES.products:
+      return isString(body.id) ? { kind: 'product', storeId, product: body as unknown as ShopProduct } : null;
+    case PUSH_SUBJECT_NAMES.customers:
+      return isString(body.id) ? { kind: 'customer', storeId, customer: body as unknown as ShopCustomer } : null;
+    case PUSH_SUBJECT_NAMES['ad-spend']:
+      return isString(body.date) && isString(body.platform)
+        ? { kind: 'ad_spend', storeId, row: body as unknown as AdSpendRow }
+        : null;
+    case LINK_CLICK_SUBJECT_NAME:
+      return null;
+    default:
+      return body.name === name && isString(body.id) && isString(body.clientId) && isString(body.timestamp)
+        ? { kind: 'event', storeId, event: body as unknown as StorefrontEvent, warnings: [], json: text }
+        : null;
+  }
+}
+
+export function decodeMessage(
+  subject: string,
+  data: Uint8Array,
+  receivedAt: number | null,
+  validated = false,
+): DecodeResult {
   const parsed = parseEventSubject(subject);
   if (!parsed) return poison(null, `subject ${subject} is not ev.<partition>.<storeId>.<name>`);
   const { storeId, name } = parsed;
+  let text: string;
   let body: unknown;
   try {
-    body = JSON.parse(utf8.decode(data));
+    text = utf8.decode(data);
+    body = JSON.parse(text);
   } catch (err) {
     return poison(storeId, `undecodable JSON: ${(err as Error).message}`);
+  }
+  if (validated) {
+    const fact = trustedFact(storeId, name, body, text);
+    if (fact) return fact;
   }
   // What PostgreSQL cannot hold (NUL, unpaired surrogates) or a serializer cannot traverse would fail its
   // batch forever. The API refuses such input; a replayed file or an old message may still carry it.

@@ -1,6 +1,6 @@
 /**
  * Replay (docs/product.md, Operations): re-consume a store's messages from the EVENTS stream, from a time or a
- * sequence, through the same batch writer and view maintenance as the daemon. Idempotent: beside the live
+ * sequence, through the daemon's own batch flow, batch writer and view maintenance. Idempotent: beside the live
  * daemon it changes no figure. With `rebuild`, the store's stream-derived facts and every view are emptied
  * first, so the views are recomputed from what the stream holds. Replays queue no webhook deliveries.
  */
@@ -10,9 +10,10 @@ import { EVENTS_STREAM } from '../../../contracts/src/subjects';
 import { STREAM_FACT_TABLES, VIEW_TABLES } from '../../../storage/schema';
 import type { Db } from '../../../storage/db';
 import type { Logger } from '../../../runtime/logger';
-import { decodeMessage } from '../domain/decode-message';
-import type { BatchItem } from '../stream/build-pipeline';
+import { lastValueFrom, Observable, tap } from 'rxjs';
+import { buildPipeline, type PipelineReport } from '../stream/build-pipeline';
 import { toInbound } from '../adapters/nats-source';
+import type { InboundMessage } from '../stream/inbound-message';
 import { createBatchWriter } from '../adapters/pg-batch-writer';
 import { createViewMaintainer } from '../adapters/pg-view-maintainer';
 import { reconcileStore } from './reconcile';
@@ -35,6 +36,8 @@ export interface ReplayProgress {
   stored: number;
   duplicates: number;
   deadLettered: number;
+  /** Messages that could not be applied after retries (the replay then fails). */
+  failed: number;
   seconds: number;
   /** With rebuild: the time spent recomputing the views from the loaded facts (included in seconds). */
   recomputeSeconds?: number;
@@ -63,7 +66,15 @@ export async function replayStore(
   const total = Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
   const lastSeq = range.toSeq ?? info.state.last_seq;
   const started = Date.now();
-  const progress: ReplayProgress = { processed: 0, total, stored: 0, duplicates: 0, deadLettered: 0, seconds: 0 };
+  const progress: ReplayProgress = {
+    processed: 0,
+    total,
+    stored: 0,
+    duplicates: 0,
+    deadLettered: 0,
+    failed: 0,
+    seconds: 0,
+  };
   if (range.rebuild) await emptyStore(db, range.storeId);
   if (total === 0) return progress;
 
@@ -79,44 +90,82 @@ export async function replayStore(
         : { deliver_policy: DeliverPolicy.All }),
   });
   const batchSize = range.batchSize ?? 5000;
-  let batch: BatchItem[] = [];
-  // Two batches in flight, as in the daemon: fetching and decoding the next overlaps the commit of the last.
-  const inFlight: Array<Promise<void>> = [];
-  const flush = async (): Promise<void> => {
-    if (batch.length === 0) return;
-    const items = batch;
-    batch = [];
-    inFlight.push(
-      writer.applyBatch(items).then((outcome) => {
-        progress.processed += items.length;
-        progress.stored += outcome.stored;
-        progress.duplicates += outcome.duplicates;
-        progress.deadLettered += outcome.deadLettered;
+
+  // The stream range as a source of messages: fetch batch after batch until the end of the range or until
+  // the stream has nothing more for the store. An ordered consumer has no max_ack_pending to hold it back,
+  // so the source waits while two batches' worth of messages are not yet applied.
+  const maxPending = 2 * batchSize;
+  let pending = 0;
+  let resume: (() => void) | null = null;
+  const settled = (n: number): void => {
+    pending -= n;
+    if (pending < maxPending) resume?.();
+  };
+  const source$ = new Observable<InboundMessage>((subscriber) => {
+    let stopped = false;
+    const pull = async (): Promise<void> => {
+      for (let done = false; !done && !stopped;) {
+        const messages = await consumer.fetch({ max_messages: batchSize, expires: 2000 });
+        let received = 0;
+        for await (const m of messages) {
+          received++;
+          const inbound = toInbound(m);
+          if (inbound.seq > lastSeq || (range.toTime !== undefined && m.info.timestampNanos / 1e6 > range.toTime)) {
+            done = true;
+            break;
+          }
+          pending++;
+          subscriber.next(inbound);
+          if (inbound.seq === lastSeq) done = true;
+          while (pending >= maxPending && !stopped) await new Promise<void>((r) => (resume = r));
+        }
+        if (received === 0) done = true;
+      }
+    };
+    pull().then(
+      () => subscriber.complete(),
+      (err: unknown) => subscriber.error(err),
+    );
+    return () => {
+      stopped = true;
+      resume?.();
+    };
+  });
+
+  // The daemon's own batch flow: adaptive batches, two in flight, retries, and a failing batch split so that
+  // only a bad message is dead-lettered.
+  await lastValueFrom(
+    buildPipeline(source$, writer, {
+      flushMs: 50,
+      batchMax: batchSize,
+      retries: 5,
+      retryBaseMs: 200,
+      nakDelayMs: 0,
+      concurrency: 2,
+    }).pipe(
+      tap((r: PipelineReport) => {
+        if (r.type === 'isolated') return;
+        if (r.type === 'nak') {
+          // A replay cannot ask for redelivery: what could not be applied is counted and reported.
+          progress.failed += r.size;
+          progress.processed += r.size;
+          settled(r.size);
+          return;
+        }
+        progress.processed += r.outcome.size;
+        progress.stored += r.outcome.stored;
+        progress.duplicates += r.outcome.duplicates;
+        progress.deadLettered += r.outcome.deadLettered;
         progress.seconds = (Date.now() - started) / 1000;
+        settled(r.outcome.size);
         onProgress?.({ ...progress });
       }),
-    );
-    if (inFlight.length >= 2) await inFlight.shift();
-  };
-
-  // Fetch batch after batch until the end of the range, or until the stream has nothing more for the store.
-  for (let done = false; !done;) {
-    const messages = await consumer.fetch({ max_messages: batchSize, expires: 2000 });
-    let received = 0;
-    for await (const m of messages) {
-      received++;
-      const inbound = toInbound(m);
-      if (inbound.seq > lastSeq || (range.toTime !== undefined && m.info.timestampNanos / 1e6 > range.toTime)) {
-        done = true;
-        break;
-      }
-      batch.push({ msg: inbound, decoded: decodeMessage(inbound.subject, inbound.data, inbound.receivedAt) });
-      if (inbound.seq === lastSeq) done = true;
-    }
-    await flush();
-    if (received === 0) done = true;
+    ),
+    { defaultValue: undefined },
+  );
+  if (progress.failed > 0) {
+    throw new Error(`replay: ${progress.failed} messages could not be applied (database unavailable); run it again`);
   }
-  await Promise.all(inFlight);
   if (range.rebuild) {
     const t = Date.now();
     await reconcileStore(db, range.storeId, { repair: true });

@@ -1,6 +1,6 @@
 import { from, lastValueFrom, type Observable, Subject, toArray } from 'rxjs';
 import { eventSubject, LINK_CLICK_SUBJECT_NAME } from '../../../contracts/src/subjects';
-import type { InboundMessage } from '../adapters/nats-source';
+import type { InboundMessage } from './inbound-message';
 import {
   type BatchItem,
   type BatchOutcome,

@@ -8,7 +8,7 @@ import { concatMap, defer, from, lastValueFrom, map, type Observable, retry, thr
 import { batchWhileBusy } from './batch-while-busy';
 import type { DecodeResult } from '../domain/decode-message';
 import { decodeMessage } from '../domain/decode-message';
-import type { InboundMessage } from '../adapters/nats-source';
+import type { InboundMessage } from './inbound-message';
 
 export interface BatchItem {
   msg: InboundMessage;
@@ -125,7 +125,10 @@ export function buildPipeline(
   };
 
   return source$.pipe(
-    map((msg): BatchItem => ({ msg, decoded: decodeMessage(msg.subject, msg.data, msg.receivedAt) })),
+    map((msg): BatchItem => ({
+      msg,
+      decoded: decodeMessage(msg.subject, msg.data, msg.receivedAt, msg.validated === true),
+    })),
     batchWhileBusy(opts.batchMax, opts.flushMs, processBatch, opts.concurrency ?? 1),
     concatMap((reports) => from(reports)),
   );

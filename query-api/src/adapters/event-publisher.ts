@@ -4,7 +4,7 @@
  */
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/nats-core';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
-import { RECEIVED_AT_HEADER } from '../../../contracts/src/subjects';
+import { RECEIVED_AT_HEADER, VALIDATED_HEADER, VALIDATION_VERSION } from '../../../contracts/src/subjects';
 
 export interface PublishResult {
   seq: number;
@@ -22,6 +22,8 @@ export function createEventPublisher(nc: NatsConnection, timeoutMs = 5000): Even
     async publish(subject, payload, msgId, receivedAt) {
       const h = natsHeaders();
       h.set(RECEIVED_AT_HEADER, String(receivedAt));
+      // Every payload published here is the output of the contracts' validators.
+      h.set(VALIDATED_HEADER, VALIDATION_VERSION);
       const ack = await js.publish(subject, payload, { msgID: msgId, headers: h });
       return { seq: ack.seq, duplicate: ack.duplicate };
     },

@@ -22,16 +22,7 @@ export interface RunningApi {
 
 export async function startApi(config: ApiConfig, logger: Logger): Promise<RunningApi> {
   const metrics = createApiMetrics();
-  const { db, nc } = await connectDependencies({
-    service: 'query-api',
-    databaseUrl: config.databaseUrl,
-    natsUrl: config.natsUrl,
-    dbPool: config.dbPool,
-    statementTimeoutMs: config.statementTimeoutMs,
-    logger,
-    startupTimeoutMs: config.startupTimeoutMs,
-    dbQuery: metrics.dbQuery,
-  });
+  const { db, nc } = await connectDependencies('query-api', config, logger, metrics.dbQuery);
   let draining = false;
   const ctx: AppContext = {
     config,

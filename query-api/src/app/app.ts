@@ -21,6 +21,7 @@ import { findUnstorable } from '../../../contracts/src/validation/storable';
 import { createServices } from './services';
 import { mountMcp } from './mcp-route';
 import { registerTrackerRoutes } from './tracker-asset';
+import { registerDashboardRoutes } from './dashboard-asset';
 
 const isIngestRoute = (path: string): boolean =>
   path.startsWith('/collect/') || /^\/[^/]+\/api\/(events|store\/)/.test(path);
@@ -159,6 +160,8 @@ export function createApp(ctx: AppContext): express.Express {
   app.get('/openapi.json', (_req, res) => void res.json(openapi));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(openapi));
   registerTrackerRoutes(app, ctx.logger);
+  // Before the generated routes too: `GET /{code}` would take `/dashboard`.
+  registerDashboardRoutes(app, ctx.logger);
 
   // Before the generated routes: their short-link redirect `GET /{code}` would take `/mcp`.
   mountMcp(app, ctx);

@@ -7,9 +7,13 @@
  *   @Security('access_token')          header Authorization: Bearer <token>
  * and `/mcp` (mcp-route.ts): header ApiKey, 20 requests/s, each tool call then counted by its own operation.
  * The browser route /collect/<ingest key> authenticates with the key in its path and a limit of its own.
+ *
+ * The read-only dashboard key (`dk_...`) is sent in the `ApiKey` header too. It opens the operations of the
+ * read-only classes (DASHBOARD_KEY_CLASSES); anywhere else, a valid dashboard key is refused with 403 (an
+ * unknown one with 401), whichever header carries it.
  */
 import type { Request } from 'express';
-import { digestCredential, type CredentialKind } from '../../../storage/credentials';
+import { digestCredential, kindOfSecret, type CredentialKind } from '../../../storage/credentials';
 import { findStoreByCredential, type StoreRecord } from '../../../storage/store-registry';
 import type { AppContext, Principal } from './context';
 import { ApiError } from './errors';
@@ -27,6 +31,9 @@ export const RATE_CLASSES: Record<string, number> = {
   ingest: 200,
   mcp: 20,
 };
+
+/** The classes of operations that only read reports: what a dashboard key opens. */
+export const DASHBOARD_KEY_CLASSES: ReadonlySet<string> = new Set(['report', 'journey', 'settings', 'mcp']);
 
 const HEADER_OF: Record<string, { kind: CredentialKind; header: string }> = {
   api_key: { kind: 'api_key', header: 'apikey' },
@@ -62,27 +69,54 @@ export function enforceRateLimit(ctx: AppContext, key: string, perSecond: number
   }
 }
 
+export interface AuthenticateOptions {
+  /** The operation only reads reports: a dashboard key may call it in place of the API key. */
+  readOnly?: boolean;
+}
+
+/**
+ * The store of a credential of `kind`, with the per-key rate limit taken. A dashboard key given where `kind`
+ * is expected is looked up as what it is: it passes in place of an API key on read-only operations, and is
+ * refused with 403 elsewhere once it is known to be valid.
+ */
 export async function authenticate(
   ctx: AppContext,
   kind: CredentialKind,
   secret: string,
   field: string,
   limit: KeyRateLimit | undefined,
+  options: AuthenticateOptions = {},
 ): Promise<Principal> {
   if (!secret) throw new ApiError(401, `${field}: header is missing`);
+  const presented: CredentialKind = kindOfSecret(secret) === 'dashboard_key' ? 'dashboard_key' : kind;
   const digest = digestCredential(secret).toString('hex');
   let store: StoreRecord | null;
   try {
-    store = await ctx.credentialCache.lookup(`${kind}:${digest}`, () => findStoreByCredential(ctx.db, kind, secret));
+    store = await ctx.credentialCache.lookup(`${presented}:${digest}`, () =>
+      findStoreByCredential(ctx.db, presented, secret),
+    );
   } catch (err) {
     ctx.logger.warn({ err }, 'credential lookup failed');
     throw cannotVerify();
   }
   if (!store) throw new ApiError(401, `${field}: unknown or revoked credential`);
+  if (presented === 'dashboard_key' && !(kind === 'api_key' && options.readOnly)) {
+    throw new ApiError(
+      403,
+      `${field}: a dashboard key is read-only: it reads reports and nothing else (use the store's ${KIND_NAMES[kind]})`,
+    );
+  }
   const keyId = digest.slice(0, 24);
   if (limit) enforceRateLimit(ctx, `${keyId}:${limit.name}`, limit.perSecond, field);
-  return { store, keyId };
+  return { store, keyId, kind: presented };
 }
+
+const KIND_NAMES: Record<CredentialKind, string> = {
+  api_key: 'API key',
+  ingest_key: 'ingest key',
+  access_token: 'access token',
+  dashboard_key: 'dashboard key',
+};
 
 export async function expressAuthentication(
   request: Request,
@@ -98,5 +132,7 @@ export async function expressAuthentication(
     rateClass && perSecond !== undefined
       ? { name: `${rateClass}:${request.method} ${request.path}`, perSecond }
       : undefined;
-  return authenticate(ctx, kind, secret, field, limit);
+  return authenticate(ctx, kind, secret, field, limit, {
+    readOnly: rateClass !== undefined && DASHBOARD_KEY_CLASSES.has(rateClass),
+  });
 }

@@ -1,6 +1,7 @@
 /** Everything a controller may need, built once by the composition root (server.ts) or a test. */
 import type { Db } from '../../../storage/db';
 import type { Logger } from '../../../runtime/logger';
+import type { CredentialKind } from '../../../storage/credentials';
 import type { StoreRecord } from '../../../storage/store-registry';
 import type { EventPublisher } from '../adapters/event-publisher';
 import type { ApiConfig } from './config';
@@ -28,6 +29,8 @@ export interface Principal {
   store: StoreRecord;
   /** Hex prefix of the credential digest, to key rate limits without keeping the secret. */
   keyId: string;
+  /** The kind of credential the caller presented (an API key or a read-only dashboard key, say). */
+  kind: CredentialKind;
 }
 
 declare module 'express-serve-static-core' {

@@ -33,7 +33,15 @@ export function mountMcp(app: express.Express, ctx: AppContext): void {
     checkOrigin(req, ctx.config.mcpAllowedOrigins);
     const raw = req.headers.apikey;
     const key = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
-    await authenticate(ctx, 'api_key', key, 'ApiKey', { name: 'mcp:POST /mcp', perSecond: RATE_CLASSES.mcp! });
+    // The tools only read reports: a dashboard key opens them too.
+    await authenticate(
+      ctx,
+      'api_key',
+      key,
+      'ApiKey',
+      { name: 'mcp:POST /mcp', perSecond: RATE_CLASSES.mcp! },
+      { readOnly: true },
+    );
     const requestId = typeof req.id === 'string' || typeof req.id === 'number' ? String(req.id) : undefined;
     const client = createReportClient({
       baseUrl: selfUrl(req),

@@ -4,6 +4,7 @@
  */
 import { AdAnalysisService } from '../services/ad-analysis.service';
 import { CustomersService } from '../services/customers.service';
+import { DashboardReadsService } from '../services/dashboard-reads.service';
 import { IngestService } from '../services/ingest.service';
 import { LinkService } from '../services/link.service';
 import { OrderService } from '../services/order.service';
@@ -19,6 +20,7 @@ export interface ApiServices {
   links: LinkService;
   customers: CustomersService;
   settings: SettingsService;
+  dashboardReads: DashboardReadsService;
   ingest: IngestService;
   /** The store of an ingest key given in the path of /collect, with that route's own rate limit. */
   authenticateCollectKey: (key: string) => Promise<Principal>;
@@ -26,9 +28,11 @@ export interface ApiServices {
 
 export function createServices(ctx: AppContext): ApiServices {
   const { db, config, logger, metrics, publisher, now } = ctx;
+  const reports = new ReportService(db);
   return {
-    reports: new ReportService(db),
+    reports,
     adAnalysis: new AdAnalysisService(db),
+    dashboardReads: new DashboardReadsService(db, reports, now),
     orders: new OrderService(db, config.shortLinkHost),
     links: new LinkService({
       db,

@@ -18,7 +18,7 @@ import type {
 } from '../../../contracts/src/ads';
 import { GOALS, MODELS, MONEY_SCALE, WEIGHT_SCALE, type Goal, type Model } from '../../../contracts/src/attribution';
 import { RATIO_DECIMALS, roundMoney, roundTo } from '../../../contracts/src/metrics';
-import type { ApiTouchpoint } from '../../../contracts/src/reports';
+import { ATTRIBUTION_METRICS, type ApiTouchpoint } from '../../../contracts/src/reports';
 import { localDateTime } from '../../../contracts/src/time';
 import type { Db } from '../../../storage/db';
 import type { StoreRecord } from '../../../storage/store-registry';
@@ -35,10 +35,10 @@ import {
   validateAdDimensions,
   validateAdFilters,
 } from './ad-keys';
-import { METRIC_COLUMNS, type SortKey, toRecord, validateRange } from './report.service';
+import { type SortKey, toRecord, validateRange } from './report.service';
 
 export const DEFAULT_DRILL_PAGE_SIZE = 20;
-const AD_METRIC_COLUMNS = [...METRIC_COLUMNS, 'ctr', 'cvr'] as const;
+const AD_METRIC_COLUMNS = [...ATTRIBUTION_METRICS, 'ctr', 'cvr'] as const;
 
 interface Sums {
   weight: number;

@@ -1,12 +1,11 @@
 /** The pure parts of the attribution reports: request validation, record building and the sort order. */
 import fc from 'fast-check';
 import type { Dimension } from '../../../contracts/src/attribution';
-import type { AttributionRecord } from '../../../contracts/src/reports';
+import { ATTRIBUTION_METRICS, type AttributionRecord } from '../../../contracts/src/reports';
 import { ApiError } from '../app/errors';
 import {
   compareRecords,
   type GroupSums,
-  METRIC_COLUMNS,
   parseDay,
   type SortKey,
   toRecord,
@@ -110,7 +109,7 @@ describe('validateDimensions', () => {
 });
 
 describe('validateOrders', () => {
-  const sortable = (...dims: string[]) => [...METRIC_COLUMNS, ...dims].join(', ');
+  const sortable = (...dims: string[]) => [...ATTRIBUTION_METRICS, ...dims].join(', ');
 
   it.each<[string, Parameters<typeof validateOrders>[0], Dimension[], SortKey[]]>([
     ['no orders', undefined, ['channel'], []],

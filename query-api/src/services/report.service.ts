@@ -6,37 +6,20 @@
  */
 import { DIMENSIONS, type Dimension, MONEY_SCALE, WEIGHT_SCALE } from '../../../contracts/src/attribution';
 import { computeMetrics, roundMoney, roundTo } from '../../../contracts/src/metrics';
-import type {
-  AttributionListData,
-  AttributionRecord,
-  AttributionSummary,
-  GetListRequest,
-  GetListSumRequest,
-  OrderSpec,
+import {
+  ATTRIBUTION_METRICS,
+  type AttributionListData,
+  type AttributionRecord,
+  type AttributionSummary,
+  type GetListRequest,
+  type GetListSumRequest,
+  type OrderSpec,
 } from '../../../contracts/src/reports';
 import type { StoreRecord } from '../../../storage/store-registry';
 import type { Db } from '../../../storage/db';
 import { badRequest } from '../app/errors';
 
 export const MAX_RANGE_DAYS = 366;
-
-/** Numeric columns a request may sort by (the fourteen numbers). */
-export const METRIC_COLUMNS = [
-  'conversions',
-  'new_lead_conversions',
-  'conversion_value',
-  'spend',
-  'clicks',
-  'ad_conversion_value',
-  'impressions',
-  'roas',
-  'ad_roas',
-  'cpa',
-  'cpm',
-  'cpc',
-  'net_profit',
-  'net_margin',
-] as const;
 
 /** Integer sums of one group, in stored units. */
 export interface GroupSums {
@@ -86,7 +69,7 @@ export interface SortKey {
 }
 
 export function validateOrders(orders: readonly OrderSpec[] | undefined, dims: readonly Dimension[]): SortKey[] {
-  const allowed = new Set<string>([...METRIC_COLUMNS, ...dims]);
+  const allowed = new Set<string>([...ATTRIBUTION_METRICS, ...dims]);
   return (orders ?? []).map((o, i) => {
     if (!allowed.has(o.column)) {
       throw badRequest(

@@ -1,0 +1,24 @@
+/** Number and date formatting, and the date arithmetic of the range selector (calendar days, no time zone). */
+const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const count = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+export const fmtMoney = (x: number): string => money.format(x);
+export const fmtCount = (x: number): string => count.format(x);
+export const fmtRatio = (x: number): string => `${count.format(x)}×`;
+export const fmtPercent = (x: number | null): string => (x == null ? '–' : `${(x * 100).toFixed(1)} %`);
+
+/** Relative change, or null when the base is zero. */
+export function change(now: number, before: number): number | null {
+  return before === 0 ? null : (now - before) / Math.abs(before);
+}
+
+export function fmtChange(c: number | null): string {
+  if (c == null) return 'no previous data';
+  const sign = c > 0 ? '+' : c < 0 ? '−' : '±';
+  return `${sign}${Math.abs(c * 100).toFixed(1)} % vs previous period`;
+}
+
+const DAY_MS = 86_400_000;
+const toMs = (day: string): number => Date.parse(`${day}T00:00:00Z`);
+export const addDays = (day: string, n: number): string => new Date(toMs(day) + n * DAY_MS).toISOString().slice(0, 10);
+export const daysBetween = (start: string, end: string): number => Math.round((toMs(end) - toMs(start)) / DAY_MS);

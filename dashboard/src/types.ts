@@ -1,0 +1,112 @@
+/** The API's answers as the dashboard reads them (the public shapes; see docs/product.md, API conventions). */
+export interface Summary {
+  conversions: number;
+  new_lead_conversions: number;
+  conversion_value: number;
+  spend: number;
+  clicks: number;
+  ad_conversion_value: number;
+  impressions: number;
+  roas: number;
+  ad_roas: number;
+  cpa: number;
+  cpm: number;
+  cpc: number;
+  net_profit: number;
+  net_margin: number;
+}
+
+export interface ReportRecord extends Summary {
+  campaign: string;
+  channel: string;
+  source: string;
+  platform: string;
+  medium: string;
+  landing_page: string;
+}
+
+export interface Page<T> {
+  total: number;
+  page_size: number;
+  records: T[];
+}
+
+export interface DailyRecord extends Summary {
+  date: string;
+}
+
+export interface Touchpoint {
+  campaign: string;
+  channel: string;
+  source: string;
+  medium: string;
+  time: string;
+}
+
+export interface OrderRecord {
+  order_id: string;
+  created_at: string;
+  value: number;
+  is_new_customer: boolean;
+}
+
+export interface OrderTouchpoints {
+  order_id: string;
+  first_touchpoint: Touchpoint | null;
+  last_touchpoint: Touchpoint | null;
+}
+
+export interface JourneyEvent {
+  event_id: string;
+  event_at: string;
+  event_page_url: string;
+  event_page_title: string;
+  event_source: string;
+  event_medium: string;
+  event_campaign: string;
+  event_type: string;
+}
+
+export interface Journey {
+  order_id: string;
+  shop_currency: string;
+  total: number;
+  events: JourneyEvent[];
+}
+
+export interface LinkRecord {
+  tracking_link: string;
+  campaign: string;
+  source: string;
+  medium: string;
+  landing_page: string;
+  created_at: string;
+  total_users: number;
+  new_users: number;
+  clicks: number;
+  purchase: number;
+  purchase_conversion_value: number;
+}
+
+export interface CreatedLink {
+  tracking_link: string;
+  code: string;
+}
+
+export interface DataHealth {
+  now: string;
+  events_per_minute: Array<{ minute: string; events: number }>;
+  last_event_by_source: Array<{ source: string; total: number; last_at: string | null }>;
+  order_capture: { start_date: string; end_date: string; purchases: number; tracked: number; rate: number | null };
+  dead_letters: { total: number; last_24h: number; last_at: string | null; webhook_undelivered: number };
+  views_updated_at: string | null;
+  views_lag_seconds: number | null;
+}
+
+/** get/setting-models, where the server has it. */
+export interface SettingModel {
+  code: string;
+  name: string;
+  lookback_days: number;
+  is_default: boolean;
+}

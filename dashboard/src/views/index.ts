@@ -1,0 +1,30 @@
+/**
+ * The views, in menu order. A view is one module and one entry here; `requires` names the operation it is
+ * built on, so that a view of an operation this server does not have yet stays out of the menu (the
+ * drill-down to ads, funnel and landing pages, products and influencers are added this way when their
+ * operations land).
+ */
+import type { FunctionComponent } from 'preact';
+import { Channels } from './channels';
+import { Health } from './health';
+import { Links } from './links';
+import { Models } from './models';
+import { Orders } from './orders';
+import { Overview } from './overview';
+
+export interface ViewDef {
+  id: string;
+  title: string;
+  component: FunctionComponent;
+  /** An operation the view needs beyond those every server has. */
+  requires?: string;
+}
+
+export const VIEWS: ViewDef[] = [
+  { id: 'overview', title: 'Overview', component: Overview },
+  { id: 'channels', title: 'Channels', component: Channels },
+  { id: 'models', title: 'Model comparison', component: Models },
+  { id: 'orders', title: 'Orders and journeys', component: Orders },
+  { id: 'links', title: 'Links', component: Links },
+  { id: 'health', title: 'Data health', component: Health },
+];

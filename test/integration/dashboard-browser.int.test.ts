@@ -1,0 +1,333 @@
+/// <reference lib="dom" />
+/**
+ * The dashboard in a real headless Chromium (Debian's, driven by playwright-core) against the real API, NATS,
+ * pipeline and PostgreSQL, on a small demo store (docs/product.md, Dashboard): sign-in with the read-only
+ * dashboard key; every view renders without console errors; the overview's totals are get-list-sum's; switching
+ * the model changes the channel figures to get-list's under that model; the model comparison shows every model
+ * with the API's figures; an order's journey timeline is order/event's; the dashboard key cannot create a link,
+ * push an event or read customers (403) while the API key creates and copies one; first meaningful paint under
+ * 1 s. Screenshots of each view go to test-artifacts/dashboard (git-ignored).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import request from 'supertest';
+import type { Page } from 'playwright-core';
+import type { Db } from '../../storage/db';
+import type { RunningApi } from '../../query-api/src/app/api';
+import type { RunningPipeline } from '../../pipeline/src/app/daemon';
+import { planDemo } from '../../scripts/demo/generate';
+import { pushDemo } from '../../scripts/demo/push';
+import { launchBrowser, removeProfile, type TestBrowser } from '../support/browser';
+import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
+
+const ARTIFACTS = path.join(__dirname, '..', '..', 'test-artifacts', 'dashboard');
+const V = '/v2-4-2/api';
+const DAY = 86_400_000;
+const EVENTS = 2500;
+const day = (t: number): string => new Date(t).toISOString().slice(0, 10);
+// The demo's month ends today; the dashboard's default range is the last 30 days up to today (UTC store).
+const RANGE = { start_date: day(Date.now() - 29 * DAY), end_date: day(Date.now() + DAY) };
+
+let db: Db;
+let api: RunningApi;
+let pipeline: RunningPipeline;
+let shop: TestStore;
+let browser: TestBrowser;
+let page: Page;
+const consoleErrors: string[] = [];
+
+/** The API's answer, with the API key (its own rate limit, apart from the dashboard's key). */
+async function apiCall<T>(op: string, body: unknown = {}): Promise<T> {
+  const res = await request(api.url)
+    .post(`${V}/${op}`)
+    .set('ApiKey', shop.credentials.api_key)
+    .send(body as object);
+  if (res.status !== 200) throw new Error(`${op}: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as { data: T }).data;
+}
+
+/** A figure as the dashboard prints it, back to a number: "1,234.50" -> 1234.5, "2.5×" -> 2.5. */
+const parseFigure = (text: string): number => Number(text.replace(/[,×\s]/g, ''));
+const money = (x: number): number => Math.round(x * 100) / 100;
+
+async function screenshot(name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+async function openView(view: string): Promise<void> {
+  await page.click(`nav a[data-view="${view}"]`);
+  await page.waitForSelector(`[data-testid="view-${view}"]`);
+  await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0);
+}
+
+async function tableRows(testid: string): Promise<string[][]> {
+  return page.$$eval(`[data-testid="${testid}"] tbody tr`, (rows) =>
+    rows.map((r) => Array.from(r.querySelectorAll('td')).map((td: HTMLTableCellElement) => td.textContent ?? '')),
+  );
+}
+
+interface Summary {
+  conversions: number;
+  conversion_value: number;
+  spend: number;
+  roas: number;
+  new_lead_conversions: number;
+  net_profit: number;
+}
+
+beforeAll(async () => {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  db = testDb();
+  api = await startTestApi();
+  pipeline = await startTestPipeline();
+  shop = await createTestStore(db, { name: 'Demo store' });
+  const demo = planDemo({ events: EVENTS, seed: 15, start: new Date(Date.now() - 29 * DAY), days: 30 });
+  await pushDemo({ apiUrl: api.url, ingestKey: shop.credentials.ingest_key, stream: demo });
+  const count = (sql: string) => () =>
+    db.query<{ n: string }>('test.count', sql, [shop.store.store_id]).then((r) => Number(r[0]!.n));
+  await waitFor(count('select count(*) as n from raw_events where store_id = $1'), (n) => n === EVENTS, 120_000, 200);
+  const orders = new Set(demo.orders.map((o) => o.id)).size;
+  await waitFor(count('select count(*) as n from shop_orders where store_id = $1'), (n) => n === orders, 60_000, 200);
+  const spendRows = new Set(
+    demo.adSpend.map((r) => [r.date, r.platform, r.account_id, r.campaign_id, r.adset_id, r.ad_id].join('|')),
+  ).size;
+  await waitFor(count('select count(*) as n from ad_spend where store_id = $1'), (n) => n === spendRows, 60_000, 200);
+
+  browser = await launchBrowser();
+  page = await browser.context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(e.message));
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (browser) removeProfile(browser.profile);
+  await pipeline?.stop();
+  await api?.stop();
+  await db?.close();
+});
+
+describe('the dashboard on a demo store', () => {
+  it('is served at /dashboard with revalidation, and its assets with a year of caching', async () => {
+    const html = await request(api.url).get('/dashboard').expect(200);
+    expect(html.headers['cache-control']).toBe('no-cache');
+    expect(html.headers['content-security-policy']).toContain("default-src 'self'");
+    const js = /src="(\/dashboard\/assets\/app-[0-9a-f]+\.js)"/.exec(html.text)![1]!;
+    const asset = await request(api.url).get(js).expect(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    await request(api.url).get('/dashboard/assets/app-000000000000.js').expect(404);
+  });
+
+  it('refuses an unknown key at sign-in and signs in with the dashboard key', async () => {
+    await page.goto(`${api.url}/dashboard`);
+    await page.fill('input[name="key"]', 'dk_unknown');
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('.signin [role="alert"]');
+    expect(await page.textContent('.signin [role="alert"]')).toContain('unknown or revoked');
+    // The browser logs the refused request itself; that one is expected.
+    expect(consoleErrors.splice(0)).toEqual([expect.stringMatching(/status of 401/)]);
+    await screenshot('sign-in');
+    await page.fill('input[name="key"]', shop.credentials.dashboard_key);
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('[data-testid="view-overview"]');
+  });
+
+  it('paints the overview with its figures in under a second', async () => {
+    await page.reload();
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="kpi-conversion_value"] .kpi-value') !== null,
+      undefined,
+      { polling: 'raf' },
+    );
+    const ms = await page.evaluate(() => performance.now());
+    console.log(`dashboard: overview figures painted ${Math.round(ms)} ms after navigation`);
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it('shows get-list-sum’s totals on the overview, with the daily chart', async () => {
+    await page.waitForSelector('[data-testid="daily-chart"] canvas');
+    await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0);
+    const sum = await apiCall<Summary>('all-attribution/get-list-sum', {
+      ...RANGE,
+      dimensions: ['channel'],
+      model: 'last',
+      goal: 'purchase',
+    });
+    expect(sum.conversions).toBeGreaterThan(10);
+    for (const key of [
+      'conversion_value',
+      'conversions',
+      'spend',
+      'roas',
+      'new_lead_conversions',
+      'net_profit',
+    ] as const) {
+      const text = await page.textContent(`[data-testid="kpi-${key}"] .kpi-value`);
+      expect({ key, value: parseFigure(text!) }).toEqual({ key, value: money(sum[key]) });
+    }
+    expect(await page.textContent('[data-testid="basis"]')).toMatch(
+      /model Last touch · goal purchase · .* lookback|data as of/,
+    );
+    await screenshot('overview');
+  });
+
+  it('shows the channels of get-list, and the figures of another model when the model changes', async () => {
+    await openView('channels');
+    const byModel = async (model: string) =>
+      (
+        await apiCall<{ records: Array<{ channel: string; conversion_value: number }> }>('all-attribution/get-list', {
+          ...RANGE,
+          dimensions: ['channel'],
+          model,
+          goal: 'purchase',
+          page: 1,
+          page_size: 100,
+          orders: [{ column: 'conversion_value', order: 'desc' }],
+        })
+      ).records.map((r) => [r.channel || '(none)', money(r.conversion_value)]);
+    const shown = async () => (await tableRows('channels-table')).map((r) => [r[0], parseFigure(r[2]!)]);
+    const last = await byModel('last');
+    expect(await shown()).toEqual(last);
+    await page.selectOption('[data-testid="model"]', 'first');
+    const first = await byModel('first');
+    expect(first).not.toEqual(last);
+    await waitFor(shown, (rows) => JSON.stringify(rows) === JSON.stringify(first));
+    await page.click('[data-testid="channels-table"] tbody tr');
+    await page.waitForSelector('[data-testid="campaigns-table"] tbody tr');
+    await screenshot('channels');
+  });
+
+  it('compares every model with the API’s figures', async () => {
+    await openView('models');
+    const rows = await tableRows('models-table');
+    // The models get/setting-models lists, time decay among them.
+    expect(rows.map((r) => r[0])).toEqual(['First touch', 'Last touch', 'Linear', 'Position based', 'Time decay']);
+    for (const [i, model] of ['first', 'last', 'linear', 'position', 'time_decay'].entries()) {
+      const sum = await apiCall<Summary>('all-attribution/get-list-sum', {
+        ...RANGE,
+        dimensions: ['channel'],
+        model,
+        goal: 'purchase',
+      });
+      expect(parseFigure(rows[i]![2]!)).toBe(money(sum.conversion_value));
+      expect(parseFigure(rows[i]![1]!)).toBe(money(sum.conversions));
+    }
+    expect((await tableRows('models-channels-table')).length).toBeGreaterThan(2);
+    await screenshot('models');
+  });
+
+  it('lists the recent orders and shows a journey timeline equal to order/event', async () => {
+    await openView('orders');
+    const list = await apiCall<{ total: number; records: Array<{ order_id: string }> }>('get/order/list', {
+      ...RANGE,
+      page: 1,
+      page_size: 20,
+    });
+    const rows = await tableRows('orders-table');
+    expect(rows.map((r) => r[0])).toEqual(list.records.map((r) => r.order_id));
+    await page.click('[data-testid="orders-table"] tbody tr');
+    await page.waitForSelector('[data-testid="journey"] li');
+    await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0);
+    const journey = await apiCall<{ events: Array<{ event_id: string; event_at: string; event_type: string }> }>(
+      'order/event',
+      { order_id: list.records[0]!.order_id, page: 1, page_size: 100 },
+    );
+    const shown = await page.$$eval('[data-testid="journey"] li', (items) =>
+      items.map((li) => ({
+        event_id: li.getAttribute('data-event-id'),
+        event_at: li.querySelector('time')?.textContent,
+        event_type: li.querySelector('.event-type')?.textContent,
+      })),
+    );
+    expect(shown).toEqual(
+      journey.events.map((e) => ({ event_id: e.event_id, event_at: e.event_at, event_type: e.event_type })),
+    );
+    expect(shown.length).toBeGreaterThan(0);
+    await screenshot('orders');
+  });
+
+  it('shows data health as get/data-health reports it', async () => {
+    await openView('health');
+    const health = await apiCall<{ order_capture: { rate: number; tracked: number; purchases: number } }>(
+      'get/data-health',
+    );
+    expect(health.order_capture.purchases).toBeGreaterThan(0);
+    expect(await page.textContent('[data-testid="capture-rate"] .kpi-change')).toBe(
+      `${health.order_capture.tracked} of ${health.order_capture.purchases} orders tracked`,
+    );
+    expect(await tableRows('sources-table')).toHaveLength(5);
+    await screenshot('health');
+  });
+
+  it('cannot create a link, push an event or read customers with the dashboard key (403)', async () => {
+    await openView('links');
+    await page.fill('input[name="landing_page"]', 'https://shop.example/collections/summer');
+    await page.fill('input[name="campaign"]', 'summer');
+    await page.fill('input[name="source"]', 'blog');
+    await page.fill('input[name="medium"]', 'referral');
+    await page.click('[data-testid="link-form"] button[type="submit"]');
+    await page.waitForSelector('[data-testid="link-error"]');
+    expect(await page.textContent('[data-testid="link-error"]')).toMatch(/^ApiKey: a dashboard key is read-only/);
+    const statuses = await page.evaluate(async (key) => {
+      const events = await fetch('/v2-4-2/api/events', {
+        method: 'POST',
+        headers: { 'X-Ingest-Key': key, 'Content-Type': 'application/json' },
+        body: '[]',
+      });
+      const customers = await fetch('/v2-4-2/api/customers', { headers: { Authorization: `Bearer ${key}` } });
+      return [events.status, customers.status];
+    }, shop.credentials.dashboard_key);
+    expect(statuses).toEqual([403, 403]);
+    // The three refused requests, as the browser logs them; expected.
+    expect(consoleErrors.splice(0)).toEqual(Array(3).fill(expect.stringMatching(/status of 403/)));
+    const links = await db.query('test.links', 'select 1 from tracking_links where store_id = $1', [
+      shop.store.store_id,
+    ]);
+    expect(links).toHaveLength(0);
+  });
+
+  it('creates a link with the API key and copies it', async () => {
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.url });
+    await page.click('button.link'); // sign out
+    await page.fill('input[name="key"]', shop.credentials.api_key);
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('[data-testid="view-links"]');
+    await page.fill('input[name="landing_page"]', 'https://shop.example/collections/summer');
+    await page.fill('input[name="campaign"]', 'summer');
+    await page.fill('input[name="source"]', 'blog');
+    await page.fill('input[name="medium"]', 'referral');
+    await page.fill('input[name="creator"]', 'jo');
+    await page.click('[data-testid="link-form"] button[type="submit"]');
+    await page.waitForSelector('[data-testid="created-link"] code');
+    const link = await page.textContent('[data-testid="created-link"] code');
+    expect(link).toMatch(/^https:\/\/go\.test\/\w+$/);
+    await page.click('[data-testid="created-link"] button');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="created-link"] button')?.textContent === 'Copied',
+    );
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    await page.waitForFunction(
+      (l) =>
+        Array.from(document.querySelectorAll('[data-testid="links-table"] td')).some(
+          (td: Element) => td.textContent === l,
+        ),
+      link,
+    );
+    await screenshot('links');
+  });
+
+  it('fits a phone screen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openView('overview');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot('overview-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('logged no console error in any view', () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,238 @@
+/**
+ * The webhook delivery worker (docs/product.md, Identity events and destinations): PostgreSQL, NATS, the
+ * delivery loop over the shared `webhook-worker` consumer, the health/metrics server. `main.ts` runs it as a
+ * daemon (run any number of them); tests start it in-process with `startWebhookWorker`. Draining stops
+ * pulling and finishes the attempts in flight within WEBHOOK_SHUTDOWN_TIMEOUT_MS.
+ */
+import type { Server } from 'node:http';
+import { jetstream } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { WEBHOOK_CONSUMER, WEBHOOKS_STREAM } from '../../../contracts/src/webhook-delivery';
+import type { Db } from '../../../storage/db';
+import { connectDependencies, dependencyChecks, retryStartup } from '../../../runtime/lifecycle';
+import type { Logger } from '../../../runtime/logger';
+import { postWebhook } from '../deliver';
+import {
+  createDeliveryHandler,
+  createDestinationCache,
+  fromJsMsg,
+  runDeliveryLoop,
+  type DeliveryObserver,
+} from '../delivery-worker';
+import {
+  getDestinationForDelivery,
+  insertDeadLetter,
+  setDestinationEnabled,
+  unreadableKlaviyoKeys,
+} from '../destination-repo';
+import { createWebhookMetrics, type WebhookMetrics } from '../metrics';
+import { createSecretBox, type SecretBox } from '../secret-box';
+import { createDeliveryStatusRecorder } from '../delivery-status';
+import { startHealthServer } from '../../../runtime/health-server';
+import type { WebhookWorkerConfig } from './config';
+
+export interface RunningWebhookWorker {
+  metrics: WebhookMetrics;
+  db: Db;
+  nc: NatsConnection;
+  healthServer: Server | null;
+  /** Resolves when the worker has stopped; rejects when the consumer failed. */
+  done: Promise<void>;
+  /** Drains and closes. Idempotent. */
+  stop(): Promise<void>;
+  isDraining(): boolean;
+}
+
+export interface WebhookWorkerDeps {
+  /** Skip the HTTP health server (in-process tests). */
+  withoutHealthServer?: boolean;
+  fetchImpl?: typeof fetch;
+}
+
+export async function startWebhookWorker(
+  config: WebhookWorkerConfig,
+  logger: Logger,
+  deps: WebhookWorkerDeps = {},
+): Promise<RunningWebhookWorker> {
+  const metrics = createWebhookMetrics();
+  const { db, nc, jsm } = await connectDependencies(
+    'webhook-worker',
+    { ...config, statementTimeoutMs: 10_000 },
+    logger,
+    metrics.dbQuery,
+  );
+  const js = jetstream(nc);
+  const info = await retryStartup(
+    `consumer ${WEBHOOK_CONSUMER} of stream ${WEBHOOKS_STREAM} (created by npm run nats:setup)`,
+    () => jsm.consumers.info(WEBHOOKS_STREAM, WEBHOOK_CONSUMER),
+    { logger, timeoutMs: config.startupTimeoutMs },
+  );
+  const ackWaitMs = Math.max(1000, Math.round((info.config.ack_wait ?? 30e9) / 1e6));
+  if (config.timeoutMs >= ackWaitMs) {
+    logger.warn(
+      { timeoutMs: config.timeoutMs, ackWaitMs },
+      'WEBHOOK_TIMEOUT_MS is not below the consumer ack_wait: attempts in flight are kept alive with working(), ' +
+        'but deliveries waiting for a free slot may be redelivered meanwhile',
+    );
+  }
+
+  // Klaviyo private keys are opened with SECRETS_KEY; without it plain webhooks still work (see docs/operations.md).
+  const secretBox = config.secretsKey ? createSecretBox(config.secretsKey) : null;
+  await reportUnreadableKlaviyoKeys(db, secretBox, logger).catch((err: unknown) =>
+    logger.warn({ err }, "could not check the klaviyo destinations' keys at start"),
+  );
+
+  const cache = createDestinationCache(
+    (s, d) => getDestinationForDelivery(db, s, d, secretBox),
+    config.destinationCacheMs,
+    Date.now,
+  );
+  const noteStatus = createDeliveryStatusRecorder(db, logger, 5000, Date.now);
+  const observer: DeliveryObserver = {
+    attempt(a) {
+      if (a.outcome !== 'requeued') noteStatus(a.storeId, a.destinationId, a.outcome === 'delivered');
+      metrics.attempts.inc({ status: a.statusClass });
+      metrics.duration.observe({ status: a.statusClass }, a.latencyMs / 1000);
+      const fields = {
+        store: a.storeId,
+        destination: a.destinationId,
+        webhook_id: a.webhookId,
+        event: a.eventName,
+        attempt: a.attempt,
+        host: a.host,
+        status: a.status,
+        status_class: a.statusClass,
+        latency_ms: a.latencyMs,
+        outcome: a.outcome,
+        error: a.error,
+        retry_in_ms: a.retryInMs,
+      };
+      if (a.outcome === 'delivered') logger.info(fields, 'webhook attempt');
+      else logger.warn(fields, 'webhook attempt');
+    },
+    handled(h) {
+      metrics.deliveries.inc({ outcome: h.outcome });
+      if (h.lagMs !== undefined) metrics.lag.observe(h.lagMs / 1000);
+      const fields = {
+        store: h.storeId,
+        destination: h.destinationId,
+        webhook_id: h.webhookId,
+        seq: h.seq,
+        attempt: h.attempt,
+        reason: h.reason,
+        err: h.err,
+      };
+      if (h.outcome === 'dead_letter' || h.outcome === 'disabled') logger.warn(fields, `webhook ${h.outcome}`);
+      else if (h.outcome === 'requeued') logger.warn(fields, 'webhook delivery handed back for later');
+    },
+  };
+  const handle = createDeliveryHandler(
+    {
+      loadDestination: cache.get,
+      disableDestination: async (s, d, reason) => {
+        await setDestinationEnabled(db, s, d, false, reason);
+        cache.invalidate(s, d);
+      },
+      deadLetter: (dl) => insertDeadLetter(db, dl),
+      post: (opts) => postWebhook({ ...opts, fetchImpl: deps.fetchImpl }),
+      now: Date.now,
+      random: Math.random,
+    },
+    {
+      timeoutMs: config.timeoutMs,
+      backoff: config.backoff,
+      userAgent: config.userAgent,
+      workingEveryMs: Math.max(500, Math.floor(ackWaitMs / 2)),
+      requeueDelayMs: 5000,
+    },
+    observer,
+  );
+
+  const consumer = await js.consumers.get(WEBHOOKS_STREAM, WEBHOOK_CONSUMER);
+  const messages = await consumer.consume({ max_messages: config.concurrency });
+  const loop = runDeliveryLoop(
+    messages,
+    async (m, signal) => {
+      metrics.inFlight.inc();
+      try {
+        await handle(fromJsMsg(m), signal);
+      } finally {
+        metrics.inFlight.dec();
+      }
+    },
+    {
+      concurrency: config.concurrency,
+      release: (m) => m.nak(),
+      onError: (err) => logger.error({ err }, 'webhook handler failed'),
+    },
+  );
+  let draining = false;
+
+  const pendingTimer = setInterval(() => {
+    void jsm.consumers
+      .info(WEBHOOKS_STREAM, WEBHOOK_CONSUMER)
+      .then((i) => {
+        metrics.consumerPending.set({ state: 'pending' }, i.num_pending);
+        metrics.consumerPending.set({ state: 'ack_pending' }, i.num_ack_pending);
+      })
+      .catch(() => undefined);
+  }, 5000);
+  pendingTimer.unref();
+
+  const healthServer = deps.withoutHealthServer
+    ? null
+    : await startHealthServer({
+        host: config.healthHost,
+        port: config.healthPort,
+        registry: metrics.registry,
+        checks: {
+          ...dependencyChecks({ isDraining: () => draining, nc, db }),
+          consumer: async () => {
+            const i = await jsm.consumers.info(WEBHOOKS_STREAM, WEBHOOK_CONSUMER);
+            const attached = loop.isRunning();
+            return {
+              ok: attached,
+              detail: attached
+                ? `${WEBHOOK_CONSUMER} attached; ${i.num_pending} pending, ${i.num_ack_pending} in flight or waiting to retry`
+                : `${WEBHOOK_CONSUMER} not attached`,
+            };
+          },
+        },
+      });
+
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      draining = true;
+      logger.info({ inFlight: loop.inFlight() }, 'draining: stop pulling, finish the attempts in flight');
+      await loop.stop(config.shutdownTimeoutMs);
+      clearInterval(pendingTimer);
+      await nc.drain().catch(() => undefined);
+      await db.close().catch(() => undefined);
+      await new Promise<void>((resolve) => (healthServer ? healthServer.close(() => resolve()) : resolve()));
+      logger.info('stopped');
+    })();
+    return stopping;
+  };
+  const done = loop.done.then(() => stopping ?? undefined);
+
+  return { metrics, db, nc, healthServer, done, stop, isDraining: () => draining };
+}
+
+/** Says at start when enabled Klaviyo destinations exist whose keys cannot be read (no or another SECRETS_KEY). */
+async function reportUnreadableKlaviyoKeys(db: Db, box: SecretBox | null, logger: Logger): Promise<void> {
+  const { total, unreadable } = await unreadableKlaviyoKeys(db, box);
+  if (unreadable.length === 0) return;
+  logger.error(
+    {
+      klaviyo_destinations: total,
+      unreadable: unreadable.slice(0, 20),
+      secrets_key_id: box?.keyId ?? null,
+    },
+    box
+      ? `${unreadable.length} klaviyo destination(s) have a key that SECRETS_KEY does not open: their deliveries ` +
+          'are dead-lettered until the key is re-entered (webhook rotate-key) or the former SECRETS_KEY is restored'
+      : `${unreadable.length} klaviyo destination(s) exist but SECRETS_KEY is not set: their deliveries are ` +
+          'dead-lettered until it is (plain webhooks are not affected)',
+  );
+}
