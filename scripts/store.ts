@@ -1,6 +1,7 @@
 /**
  * Store admin CLI (docs/product.md, Credentials and tenancy): create stores and manage their credentials.
- *   npm run store -- create --name <n> --timezone <IANA> --currency <ISO> [--lookback-days 30]
+ *   npm run store -- create --name <n> --timezone <IANA> --currency <ISO> [--lookback-days 30] [--half-life-days 7]
+ *   npm run store -- set --store <id> [--lookback-days <days>] [--half-life-days <days>]
  *   npm run store -- list
  *   npm run store -- rotate <kind> --store <id>
  *   npm run store -- revoke <kind> --store <id>
@@ -9,10 +10,22 @@
  * Secrets are printed once and stored only as SHA-256 digests.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { LOOKBACK_DAYS } from '../contracts/src/attribution';
+import {
+  DEFAULT_HALF_LIFE_DAYS,
+  LOOKBACK_DAYS,
+  MAX_HALF_LIFE_DAYS,
+  MIN_HALF_LIFE_DAYS,
+} from '../contracts/src/attribution';
 import { CREDENTIAL_KINDS, type CredentialKind } from '../storage/credentials';
 import { createDb, type Db } from '../storage/db';
-import { createStore, getStore, listStores, revokeCredential, rotateCredential } from '../storage/store-registry';
+import {
+  createStore,
+  getStore,
+  listStores,
+  revokeCredential,
+  rotateCredential,
+  updateStoreSettings,
+} from '../storage/store-registry';
 import { requireConnection } from './connection-env';
 import { registerWebhookCommands } from './webhook-cli';
 
@@ -34,6 +47,14 @@ function parseLookback(value: string): number {
   const n = Number(value);
   if (!(LOOKBACK_DAYS as readonly number[]).includes(n)) {
     throw new InvalidArgumentError(`must be one of ${LOOKBACK_DAYS.join(', ')}`);
+  }
+  return n;
+}
+
+function parseHalfLife(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < MIN_HALF_LIFE_DAYS || n > MAX_HALF_LIFE_DAYS) {
+    throw new InvalidArgumentError(`must be a number of days from ${MIN_HALF_LIFE_DAYS} to ${MAX_HALF_LIFE_DAYS}`);
   }
   return n;
 }
@@ -73,15 +94,56 @@ export function buildStoreCli(): Command {
     .requiredOption('--timezone <iana>', 'IANA time zone of the store, e.g. Europe/Paris', parseTimezone)
     .requiredOption('--currency <iso>', 'ISO 4217 currency of the store, e.g. EUR', parseCurrency)
     .addOption(new Option('--lookback-days <days>', 'attribution lookback window').default(30).argParser(parseLookback))
-    .action(async (opts: { name: string; timezone: string; currency: string; lookbackDays: number }) => {
-      await withDb(async (db) => {
-        const { store, credentials } = await createStore(db, {
-          name: opts.name,
-          timezone: opts.timezone,
-          currency: opts.currency,
-          lookbackDays: opts.lookbackDays,
+    .addOption(
+      new Option('--half-life-days <days>', 'half-life of the time-decay model')
+        .default(DEFAULT_HALF_LIFE_DAYS)
+        .argParser(parseHalfLife),
+    )
+    .action(
+      async (opts: {
+        name: string;
+        timezone: string;
+        currency: string;
+        lookbackDays: number;
+        halfLifeDays: number;
+      }) => {
+        await withDb(async (db) => {
+          const { store, credentials } = await createStore(db, {
+            name: opts.name,
+            timezone: opts.timezone,
+            currency: opts.currency,
+            lookbackDays: opts.lookbackDays,
+            halfLifeDays: opts.halfLifeDays,
+          });
+          print({ store_id: store.store_id, ...credentials });
         });
-        print({ store_id: store.store_id, ...credentials });
+      },
+    );
+
+  program
+    .command('set')
+    .description(
+      'Change attribution settings; they apply to conversions recomputed afterwards (`npm run reconcile -- --store <id> --repair` recomputes the history)',
+    )
+    .requiredOption('--store <id>', 'store id')
+    .addOption(new Option('--lookback-days <days>', 'attribution lookback window').argParser(parseLookback))
+    .addOption(new Option('--half-life-days <days>', 'half-life of the time-decay model').argParser(parseHalfLife))
+    .action(async (opts: { store: string; lookbackDays?: number; halfLifeDays?: number }) => {
+      if (opts.lookbackDays === undefined && opts.halfLifeDays === undefined) {
+        console.error('store: set: give --lookback-days and/or --half-life-days');
+        process.exit(2);
+      }
+      await withDb(async (db) => {
+        await requireStore(db, opts.store);
+        const store = await updateStoreSettings(db, opts.store, {
+          lookbackDays: opts.lookbackDays,
+          halfLifeDays: opts.halfLifeDays,
+        });
+        print({
+          store_id: opts.store,
+          lookback_days: store?.lookback_days,
+          half_life_days: store?.half_life_days,
+        });
       });
     });
 

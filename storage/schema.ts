@@ -27,6 +27,7 @@ export const VIEW_TABLES = [
   'conversion_credits',
   'attribution_daily',
   'attribution_by_source',
+  'attribution_by_ad',
   'ad_spend_daily',
   'web_person_days',
   'product_person_days',
@@ -100,6 +101,9 @@ export const SESSION_COLUMNS = [
   'term',
   'link_code',
   'click_id_param',
+  'campaign_id',
+  'ad_set_id',
+  'ad_id',
 ] as const;
 
 /** A row of `sessions`. */
@@ -119,6 +123,9 @@ export interface CreditDbRow {
   landing_page: string;
   platform: string;
   link_code: string;
+  campaign_id: string;
+  ad_set_id: string;
+  ad_id: string;
   weight: string;
   new_weight: string;
   value_micros: string;

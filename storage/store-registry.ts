@@ -15,6 +15,8 @@ export interface StoreRecord {
   timezone: string;
   currency: string;
   lookback_days: number;
+  /** Half-life of the time-decay model, in days. */
+  half_life_days: number;
   created_at: Date;
 }
 
@@ -23,7 +25,18 @@ export interface NewStore {
   timezone: string;
   currency: string;
   lookbackDays: number;
+  /** Default 7 (docs/product.md, Attribution). */
+  halfLifeDays?: number;
 }
+
+/** The attribution settings a store can change after it was created. */
+export interface StoreSettingsChange {
+  lookbackDays?: number;
+  halfLifeDays?: number;
+}
+
+const STORE_COLUMNS =
+  'store_id, name, timezone, currency, lookback_days, half_life_days::float8 as half_life_days, created_at';
 
 export type StoreCredentials = Record<CredentialKind, string>;
 
@@ -45,9 +58,10 @@ export async function createStore(
     const storeId = newStoreId();
     const [row] = await tx<StoreRecord>(
       'store.insert',
-      `insert into stores (store_id, name, timezone, currency, lookback_days) values ($1, $2, $3, $4, $5)
-       returning store_id, name, timezone, currency, lookback_days, created_at`,
-      [storeId, store.name, store.timezone, store.currency, store.lookbackDays],
+      `insert into stores (store_id, name, timezone, currency, lookback_days, half_life_days)
+       values ($1, $2, $3, $4, $5, coalesce($6::numeric, 7))
+       returning ${STORE_COLUMNS}`,
+      [storeId, store.name, store.timezone, store.currency, store.lookbackDays, store.halfLifeDays ?? null],
     );
     const credentials = {} as StoreCredentials;
     for (const kind of CREDENTIAL_KINDS) credentials[kind] = await insertCredential(tx, storeId, kind);
@@ -59,7 +73,7 @@ export async function listStores(db: Db): Promise<Array<StoreRecord & { active_c
   return db.query(
     'store.list',
     `
-    select s.store_id, s.name, s.timezone, s.currency, s.lookback_days, s.created_at,
+    select s.store_id, s.name, s.timezone, s.currency, s.lookback_days, s.half_life_days::float8 as half_life_days, s.created_at,
            coalesce(array_agg(distinct c.kind) filter (where c.kind is not null), '{}') as active_credentials
     from stores s left join credentials c on c.store_id = s.store_id and c.revoked_at is null
     group by s.store_id order by s.created_at`,
@@ -67,10 +81,27 @@ export async function listStores(db: Db): Promise<Array<StoreRecord & { active_c
 }
 
 export async function getStore(db: Db, storeId: string): Promise<StoreRecord | null> {
+  const rows = await db.query<StoreRecord>('store.get', `select ${STORE_COLUMNS} from stores where store_id = $1`, [
+    storeId,
+  ]);
+  return rows[0] ?? null;
+}
+
+/**
+ * Changes a store's attribution settings; returns the store as it now is, or null when there is no such store.
+ * The change applies to conversions recomputed afterwards (docs/product.md, Attribution).
+ */
+export async function updateStoreSettings(
+  db: Db,
+  storeId: string,
+  change: StoreSettingsChange,
+): Promise<StoreRecord | null> {
   const rows = await db.query<StoreRecord>(
-    'store.get',
-    'select store_id, name, timezone, currency, lookback_days, created_at from stores where store_id = $1',
-    [storeId],
+    'store.update_settings',
+    `update stores set lookback_days = coalesce($2::integer, lookback_days),
+                       half_life_days = coalesce($3::numeric, half_life_days)
+     where store_id = $1 returning ${STORE_COLUMNS}`,
+    [storeId, change.lookbackDays ?? null, change.halfLifeDays ?? null],
   );
   return rows[0] ?? null;
 }
@@ -106,7 +137,7 @@ export async function findStoreByCredential(db: Db, kind: CredentialKind, secret
   const digest = digestCredential(secret);
   const rows = await db.query<StoreRecord & { digest: Buffer }>(
     'credential.lookup',
-    `select s.store_id, s.name, s.timezone, s.currency, s.lookback_days, s.created_at, c.digest
+    `select s.store_id, s.name, s.timezone, s.currency, s.lookback_days, s.half_life_days::float8 as half_life_days, s.created_at, c.digest
      from credentials c join stores s on s.store_id = c.store_id
      where c.digest = $1 and c.kind = $2 and c.revoked_at is null`,
     [digest, kind],

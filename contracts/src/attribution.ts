@@ -1,5 +1,5 @@
 /** Attribution models (docs/product.md, Attribution). */
-export const MODELS = ['first', 'last', 'linear', 'position'] as const;
+export const MODELS = ['first', 'last', 'linear', 'position', 'time_decay'] as const;
 export type Model = (typeof MODELS)[number];
 
 /** Conversion goals (docs/product.md, Conversions and goals). */
@@ -13,6 +13,11 @@ export type Dimension = (typeof DIMENSIONS)[number];
 /** Allowed lookback windows in days (docs/product.md, Credentials and tenancy). */
 export const LOOKBACK_DAYS = [1, 7, 14, 30, 60, 90, 180] as const;
 export type LookbackDays = (typeof LOOKBACK_DAYS)[number];
+
+/** The time-decay model's half-life (docs/product.md, Attribution): default and bounds, in days. */
+export const DEFAULT_HALF_LIFE_DAYS = 7;
+export const MIN_HALF_LIFE_DAYS = 0.1;
+export const MAX_HALF_LIFE_DAYS = 365;
 
 /**
  * Fixed-point scales. Credits are kept as integers so that retracting a credit subtracts exactly what was

@@ -4,6 +4,15 @@
  * (`<field>: <what is wrong>`). The MCP tools reach the reports only through it, over both transports, so
  * a tool's figures are by construction the API's, under the same key, scoping and rate limits.
  */
+import type {
+  AdAnalysisListRequest,
+  AdCustomerListData,
+  AdCustomerListRequest,
+  AdListData,
+  CampaignOrderListData,
+  CampaignOrderListRequest,
+} from '../../contracts/src/ads';
+import type { SettingGoalsData, SettingModelsData } from '../../contracts/src/settings';
 import { API_VERSION } from '../../contracts/src/reports';
 import type {
   InfluencerListData,
@@ -49,6 +58,11 @@ export interface ReportClient {
   influencers(body: InfluencerListRequest): Promise<InfluencerListData>;
   /** `get/setting-models`; a ReportApiError with status 404 where the deployment has no such operation. */
   settingModels(): Promise<ModelSetting[]>;
+  adReport(body: AdAnalysisListRequest): Promise<AdListData>;
+  adCustomers(body: AdCustomerListRequest): Promise<AdCustomerListData>;
+  campaignOrders(body: CampaignOrderListRequest): Promise<CampaignOrderListData>;
+  modelSettings(): Promise<SettingModelsData>;
+  goalSettings(): Promise<SettingGoalsData>;
 }
 
 /** A refused or failed call. `status` is the HTTP status, 0 when the API could not be reached. */
@@ -149,5 +163,10 @@ export function createReportClient(opts: ReportClientOptions): ReportClient {
     productAnalysis: (body) => post('get/product-analysis/list', body),
     influencers: (body) => post('get/influencer-analysis/list', body),
     settingModels: async () => (await post<{ records: ModelSetting[] }>('get/setting-models', {})).records,
+    adReport: (body) => post('get/ad-analysis/list', body),
+    adCustomers: (body) => post('get/ad-analysis/customer-list', body),
+    campaignOrders: (body) => post('order/campaign-list', body),
+    modelSettings: () => post('get/setting-models', {}),
+    goalSettings: () => post('get/setting-goals', {}),
   };
 }

@@ -57,10 +57,11 @@ export interface AdDef {
   collection?: string;
   terms?: string[];
   campaign: CampaignDef;
-  /** `?utm_source=...&utm_content=...` of the ad's links; `&utm_term=...` per keyword; `&utm_id=...` (Google). */
+  /** `?utm_source=...&utm_content=...` of the ad's links; `&utm_term=...` per keyword. */
   utmQuery: string;
   termParams?: string[];
-  utmIdParam: string;
+  /** The ad ids the platform fills into the ad's tracking template (see {@link adIdParams}). */
+  adIdParams: string;
 }
 
 export interface CampaignDef {
@@ -129,10 +130,40 @@ export function buildCampaigns(storeName: string): CampaignDef[] {
         ['utm_content', content],
       ]),
       termParams: termList?.map((t) => withParams([['utm_term', t]]).replace('?', '&')),
-      utmIdParam: c.platform === 'google' ? `&utm_id=${c.campaignId}` : '',
+      adIdParams: adIdParams(c, adsetId, id),
     });
   }
   return campaigns;
+}
+
+/**
+ * The ad ids of an ad's landing URL, as each platform's dynamic parameters fill them in: Google's ValueTrack
+ * (`{campaignid}`, `{adgroupid}`, `{creative}`, plus `utm_id` from auto-tagging), Meta's URL parameters
+ * (`utm_id={{campaign.id}}&adset_id={{adset.id}}&ad_id={{ad.id}}`) and TikTok's macros
+ * (`campaign_id=__CAMPAIGN_ID__&ad_group_id=__AID__&ad_id=__CID__`).
+ */
+function adIdParams(c: CampaignDef, adsetId: string, adId: string): string {
+  switch (c.platform) {
+    case 'google':
+      return withParams([
+        ['utm_id', c.campaignId],
+        ['campaignid', c.campaignId],
+        ['adgroupid', adsetId],
+        ['creative', adId],
+      ]).replace('?', '&');
+    case 'facebook':
+      return withParams([
+        ['utm_id', c.campaignId],
+        ['adset_id', adsetId],
+        ['ad_id', adId],
+      ]).replace('?', '&');
+    case 'tiktok':
+      return withParams([
+        ['campaign_id', c.campaignId],
+        ['ad_group_id', adsetId],
+        ['ad_id', adId],
+      ]).replace('?', '&');
+  }
 }
 
 /** Whether the campaign runs at `at` (its flight is a part of the window). */

@@ -128,7 +128,7 @@ export function paidTouch(rng: Rng, c: CampaignDef): Touch {
   const clickParam = flat(click.key, '=', click.prefix, rng.chars(click.length, B64URL));
   const query = clickIdOnly
     ? flat('?', clickParam)
-    : flat(a.utmQuery, a.termParams ? rng.pick(a.termParams) : '', a.utmIdParam, '&', clickParam);
+    : flat(a.utmQuery, a.termParams ? rng.pick(a.termParams) : '', a.adIdParams, '&', clickParam);
   let referrer = '';
   let label: string;
   switch (c.platform) {

@@ -238,6 +238,26 @@ describe('demo generator', () => {
     expect(rows.some((r) => r.conversion_value > 0)).toBe(true);
   });
 
+  it('carries the ad ids of Google, Meta and TikTok in paid landing URLs, each naming an ad of the spend rows', () => {
+    const ads = new Set(stream.adSpend.map((r) => `${r.platform}/${r.campaign_id}/${r.adset_id}/${r.ad_id}`));
+    const seen = new Set<string>();
+    for (const e of landings(stream.events)) {
+      const q = new URLSearchParams(e.context.document.location.search ?? '');
+      const ids = q.has('creative')
+        ? ['google', q.get('campaignid'), q.get('adgroupid'), q.get('creative')]
+        : q.has('adset_id')
+          ? ['facebook', q.get('utm_id'), q.get('adset_id'), q.get('ad_id')]
+          : q.has('ad_group_id')
+            ? ['tiktok', q.get('campaign_id'), q.get('ad_group_id'), q.get('ad_id')]
+            : null;
+      if (!ids) continue;
+      const key = ids.join('/');
+      expect(ads.has(key)).toBe(true);
+      seen.add(ids[0]!);
+    }
+    expect(seen).toEqual(new Set(['google', 'facebook', 'tiktok']));
+  });
+
   it('interleaves order versions after the events before them', () => {
     const plan = planDemo(opts(8000, 11));
     let previous = 0;

@@ -230,6 +230,18 @@ function validBody(name: string): Record<string, unknown> {
       return { ...RANGE, page: 1, page_size: 20 };
     case 'link-create':
       return { landing_page: 'https://a-shop.example/p', campaign: 'c', source: 's', medium: 'm' };
+    case 'ad-list':
+      return { ...RANGE, dimensions: ['campaign'], model: 'last', goal: 'purchase', page: 1, page_size: 10 };
+    case 'ad-list-sum':
+    case 'ad-customer-list':
+      return { ...RANGE, dimensions: ['campaign'], model: 'last', goal: 'purchase' };
+    case 'campaign-order-list':
+      return { ...RANGE, campaign: 'brand' };
+    case 'setting-models':
+    case 'setting-goals':
+    case 'connection-source':
+    case 'connection-destination':
+      return {};
     default:
       throw new Error(name);
   }
@@ -707,7 +719,7 @@ describe('tenant isolation: store A’s key never sees store B’s data', () => 
     post(urlOf(operation(name)), { json: body }, { ApiKey: await t.keys.next() });
 
   it('get-list and get-list-sum show only A’s rows, under every model and goal', async () => {
-    for (const model of ['first', 'last', 'linear', 'position']) {
+    for (const model of ['first', 'last', 'linear', 'position', 'time_decay']) {
       for (const goal of ['purchase', 'add_to_cart', 'checkout_start', 'payment_info_submitted']) {
         const body = {
           ...validBody('get-list'),

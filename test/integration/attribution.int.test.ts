@@ -259,7 +259,8 @@ describe('changes that move credit', () => {
     });
 
     await s.pushOrder(order({ ...base, updated_at: '2026-03-06T00:00:00Z', cancelled_at: '2026-03-06T00:00:00Z' }));
-    for (const model of ['first', 'last', 'linear', 'position']) expect(await s.rollup('purchase', model)).toEqual([]);
+    for (const model of ['first', 'last', 'linear', 'position', 'time_decay'])
+      expect(await s.rollup('purchase', model)).toEqual([]);
     await s.expectNoDrift();
   });
 
@@ -357,5 +358,54 @@ describe('reconciliation', () => {
     expect(attr.actual).toMatchObject({ valueMicros: 15_000_001 });
     await reconcileStore(db, s.id, { repair: true });
     await s.expectNoDrift();
+  });
+
+  it('checks the ad rollup and the ad ids of the credits, and repairs both', async () => {
+    const s = await newStore();
+    const meta =
+      'https://shop.example/?utm_source=facebook&utm_medium=paid_social&utm_campaign=spring&utm_id=120&adset_id=1201&ad_id=12011';
+    await s.send(
+      pageView({ client: 'Y', at: '2026-01-06T10:00:00Z', url: meta }),
+      addToCart({ client: 'Y', at: '2026-01-06T10:01:00Z' }, 15),
+    );
+    const adRows = () =>
+      db.query<{ model: string; campaign_id: string; ad_set_id: string; ad_id: string; weight: string }>(
+        'test.ad_rows',
+        `select model, campaign_id, ad_set_id, ad_id, weight from attribution_by_ad where store_id = $1 order by model`,
+        [s.id],
+      );
+    // One paid touchpoint: every model gives it the whole conversion.
+    const expected = ['first', 'last', 'linear', 'position', 'time_decay'].map((model) => ({
+      model,
+      campaign_id: '120',
+      ad_set_id: '1201',
+      ad_id: '12011',
+      weight: '1000000',
+    }));
+    expect(await adRows()).toEqual(expected);
+    await s.expectNoDrift();
+
+    await db.query(
+      'test.corrupt_ad',
+      "update attribution_by_ad set weight = weight - 1 where store_id = $1 and model = 'last'",
+      [s.id],
+    );
+    await db.query(
+      'test.corrupt_credit',
+      "update conversion_credits set ad_id = '999' where store_id = $1 and model = 'first'",
+      [s.id],
+    );
+    const found = await reconcileStore(db, s.id);
+    const views = found.drift.map((d) => d.view);
+    expect(views.filter((v) => v === 'attribution_by_ad')).toHaveLength(1);
+    // The credit now names another ad: its own group is missing and a group nobody expects appeared.
+    expect(views.filter((v) => v === 'conversion_credits').length).toBeGreaterThanOrEqual(2);
+    expect(found.drift.find((d) => d.view === 'attribution_by_ad')).toMatchObject({
+      expected: { weight: 1_000_000 },
+      actual: { weight: 999_999 },
+    });
+    await reconcileStore(db, s.id, { repair: true });
+    await s.expectNoDrift();
+    expect(await adRows()).toEqual(expected);
   });
 });

@@ -118,6 +118,37 @@ describe('store CLI', () => {
     });
   });
 
+  it('creates a store with the default half-life and changes its lookback and half-life', async () => {
+    const created = JSON.parse(
+      (await storeCli(['create', '--name', 'Decay', '--timezone', 'UTC', '--currency', 'USD'])).stdout,
+    ) as Record<string, string>;
+    const settings = async () =>
+      (
+        await db.query<{ lookback_days: number; half_life_days: string }>(
+          'test.settings',
+          'select lookback_days, half_life_days::text as half_life_days from stores where store_id = $1',
+          [created.store_id],
+        )
+      )[0];
+    expect(await settings()).toEqual({ lookback_days: 30, half_life_days: '7' });
+    const set = JSON.parse(
+      (await storeCli(['set', '--store', created.store_id!, '--half-life-days', '2.5'])).stdout,
+    ) as Record<string, unknown>;
+    expect(set).toEqual({ store_id: created.store_id, lookback_days: 30, half_life_days: 2.5 });
+    await storeCli(['set', '--store', created.store_id!, '--lookback-days', '14']);
+    expect(await settings()).toEqual({ lookback_days: 14, half_life_days: '2.5' });
+    await expect(storeCli(['set', '--store', created.store_id!, '--half-life-days', '0'])).rejects.toMatchObject({
+      stderr: expect.stringContaining('must be a number of days from 0.1 to 365'),
+    });
+    await expect(storeCli(['set', '--store', created.store_id!])).rejects.toMatchObject({
+      stderr: expect.stringContaining('give --lookback-days and/or --half-life-days'),
+    });
+    await expect(storeCli(['set', '--store', 'st_nope', '--half-life-days', '3'])).rejects.toMatchObject({
+      stderr: expect.stringContaining('st_nope'),
+    });
+    expect(await settings()).toEqual({ lookback_days: 14, half_life_days: '2.5' });
+  });
+
   it('explains bad arguments and has --help on every command', async () => {
     await expect(
       storeCli(['create', '--name', 'x', '--timezone', 'Mars/Base', '--currency', 'USD']),
@@ -129,7 +160,16 @@ describe('store CLI', () => {
     ).rejects.toMatchObject({
       stderr: expect.stringContaining('must be one of 1, 7, 14, 30, 60, 90, 180'),
     });
-    for (const cmd of [[], ['create'], ['list'], ['rotate'], ['revoke'], ['rates', 'set'], ['rates', 'list']]) {
+    for (const cmd of [
+      [],
+      ['create'],
+      ['set'],
+      ['list'],
+      ['rotate'],
+      ['revoke'],
+      ['rates', 'set'],
+      ['rates', 'list'],
+    ]) {
       const { stdout } = await storeCli([...cmd, '--help']);
       expect(stdout).toMatch(/Usage: store/);
     }

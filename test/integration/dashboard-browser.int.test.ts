@@ -202,8 +202,9 @@ describe('the dashboard on a demo store', () => {
   it('compares every model with the API’s figures', async () => {
     await openView('models');
     const rows = await tableRows('models-table');
-    expect(rows.map((r) => r[0])).toEqual(['First touch', 'Last touch', 'Linear', 'Position based']);
-    for (const [i, model] of ['first', 'last', 'linear', 'position'].entries()) {
+    // The models get/setting-models lists, time decay among them.
+    expect(rows.map((r) => r[0])).toEqual(['First touch', 'Last touch', 'Linear', 'Position based', 'Time decay']);
+    for (const [i, model] of ['first', 'last', 'linear', 'position', 'time_decay'].entries()) {
       const sum = await apiCall<Summary>('all-attribution/get-list-sum', {
         ...RANGE,
         dimensions: ['channel'],

@@ -13,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MODELS } from '../../contracts/src/attribution';
+import type { AdRecord } from '../../contracts/src/ads';
 import type { McpConfigData } from '../../contracts/src/mcp';
 import type {
   AttributionListData,
@@ -227,6 +228,10 @@ describe.each([
       'landing_page_summary',
       'product_report',
       'influencer_report',
+      'ads_report',
+      'ad_customers',
+      'campaign_orders',
+      'models_and_goals',
     ]);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint).toBe(true);
@@ -420,6 +425,81 @@ describe.each([
     expect(data.records[0]!.campaign).toBe('spring_creator');
   });
 
+  it('ads_report equals get/ad-analysis/list, with ad names and spend from the demo ad-spend rows', async () => {
+    const out = await callOk<{ request: Record<string, unknown>; records: AdRecord[]; total: number }>(
+      client,
+      'ads_report',
+      { dimensions: ['platform', 'campaign', 'ad'], model: 'time_decay', page_size: 100 },
+    );
+    const { request, ...data } = out;
+    expect(request).toEqual({
+      ...defaultDateRange(new Date()),
+      dimensions: ['platform', 'campaign', 'ad'],
+      model: 'time_decay',
+      goal: 'purchase',
+      page: 1,
+      page_size: 100,
+    });
+    expect(data).toEqual(await directData('get/ad-analysis/list', request));
+    // Every platform of the demo, named at ad level, with conversions and spend on the same row.
+    expect(new Set(data.records.map((r) => r.platform))).toEqual(new Set(['google', 'facebook', 'tiktok']));
+    // Clicks that carry a click id only have no ad ids: their row has no ad; the others are named.
+    const named = data.records.filter((r) => r.ad !== '');
+    expect(named.every((r) => r.ad_id !== '' && r.campaign_id !== '')).toBe(true);
+    const conversions = (rows: AdRecord[]) => rows.reduce((a, r) => a + r.conversions, 0);
+    expect(conversions(named)).toBeGreaterThan(conversions(data.records.filter((r) => r.ad === '')));
+    expect(data.records.some((r) => r.conversions > 0 && r.spend > 0)).toBe(true);
+  });
+
+  it('ad_customers and campaign_orders equal their operations and add up to the report row', async () => {
+    const [top] = (
+      await directData<{ records: AdRecord[] }>('get/ad-analysis/list', {
+        ...defaultDateRange(new Date()),
+        dimensions: ['campaign'],
+        model: 'linear',
+        goal: 'purchase',
+        page: 1,
+        page_size: 1,
+      })
+    ).records;
+    const filters = [{ key: 'campaign_id', operator: 'eq', value: top!.campaign_id }];
+    const customers = await callOk<{
+      request: Record<string, unknown>;
+      total: number;
+      records: Array<{ credit: number }>;
+    }>(client, 'ad_customers', { model: 'linear', filters, page_size: 100 });
+    const { request, ...data } = customers;
+    expect(data).toEqual(await directData('get/ad-analysis/customer-list', request));
+    expect(data.records.reduce((a, r) => a + r.credit, 0)).toBeCloseTo(top!.conversions, 5);
+
+    const orders = await callOk<{ request: Record<string, unknown>; total: number }>(client, 'campaign_orders', {
+      campaign: 'brand_search',
+      model: 'first',
+    });
+    const { request: ordersRequest, ...ordersData } = orders;
+    expect(ordersRequest).toMatchObject({ campaign: 'brand_search', model: 'first', goal: 'purchase' });
+    expect(ordersData).toEqual(await directData('order/campaign-list', ordersRequest));
+  });
+
+  it('models_and_goals lists the five models and the four goals', async () => {
+    const out = await callOk<{ models: Array<{ code: string; is_default: boolean }>; goals: Array<{ code: string }> }>(
+      client,
+      'models_and_goals',
+    );
+    expect(out.models.map((m) => m.code)).toEqual(['first', 'last', 'linear', 'position', 'time_decay']);
+    expect(out.models.find((m) => m.is_default)?.code).toBe('last');
+    expect(out.goals.map((g) => g.code)).toEqual([
+      'purchase',
+      'add_to_cart',
+      'checkout_start',
+      'payment_info_submitted',
+    ]);
+    expect(out).toEqual({
+      models: (await directData<{ records: unknown[] }>('get/setting-models', {})).records,
+      goals: (await directData<{ goals: unknown[] }>('get/setting-goals', {})).goals,
+    });
+  });
+
   it.each([
     ['web_funnel', 'get/web-analysis/list', { dimensions: ['source', 'medium'] }],
     ['landing_page_summary', 'get/landing-page/event-summary', { landing_page: '/*' }],
@@ -434,6 +514,9 @@ describe.each([
   });
 
   it.each([
+    ['ads_report', { dimensions: ['adset'] }, /dimensions/],
+    ['ads_report', { filters: [{ key: 'ad', operator: 'in', value: [] }] }, /filters/],
+    ['campaign_orders', {}, /campaign/],
     ['attribution_report', { page_size: 500 }, /page_size/],
     ['attribution_report', { model: 'newest' }, /at model/],
     ['attribution_report', { start_date: '1 March' }, /must be a date YYYY-MM-DD at start_date/],

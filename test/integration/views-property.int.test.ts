@@ -3,12 +3,14 @@
  * redelivered batches gives views identical to processing them once in order, and identical to the
  * reconciliation's recomputation (zero drift). Batches go through the pipeline's real batch writer and
  * view maintainer against the real PostgreSQL; stream delivery itself is covered by the crash tests.
+ * The streams carry paid landings with ad ids (Meta and Google style) and ad spend rows in two versions, and
+ * the stores a random half-life, so the ad rollup and the time-decay credits are covered too.
  */
 import fc from 'fast-check';
 import type { StorefrontEvent } from '../../contracts/src/events';
-import type { ShopOrder, ShopProduct } from '../../contracts/src/pushes';
+import type { AdSpendRow, ShopOrder, ShopProduct } from '../../contracts/src/pushes';
 import { eventSubject, PUSH_SUBJECT_NAMES } from '../../contracts/src/subjects';
-import { sampleProduct } from '../support/samples';
+import { sampleAdSpendRow, sampleProduct } from '../support/samples';
 import type { Db } from '../../storage/db';
 import { silentLogger } from '../../runtime/logger';
 import { createBatchWriter } from '../../pipeline/src/adapters/pg-batch-writer';
@@ -53,7 +55,8 @@ afterAll(() => db.close());
 type Fact =
   | { kind: 'event'; event: StorefrontEvent }
   | { kind: 'order'; order: ShopOrder }
-  | { kind: 'product'; product: ShopProduct };
+  | { kind: 'product'; product: ShopProduct }
+  | { kind: 'spend'; row: AdSpendRow };
 
 const T0 = Date.parse('2026-02-01T00:00:00Z');
 const URLS = [
@@ -63,6 +66,10 @@ const URLS = [
   'https://shop.example/?utm_source=klaviyo&utm_medium=email&utm_campaign=news',
   'https://shop.example/products/tee',
   'https://shop.example/?ttclid=9',
+  'https://shop.example/?utm_source=facebook&utm_medium=paid_social&utm_campaign=spring&utm_id=120&adset_id=1201&ad_id=12011',
+  'https://shop.example/?utm_source=facebook&utm_medium=paid_social&utm_campaign=spring&utm_id=120&adset_id=1201&ad_id=12012',
+  'https://shop.example/?gclid=3&campaignid=205&adgroupid=1512&creative=6901',
+  'https://shop.example/?utm_source=google&utm_medium=cpc&utm_campaign=brand&campaignid=205&adgroupid=1513&creative=6902',
 ];
 const REFERRERS = [
   '',
@@ -70,6 +77,12 @@ const REFERRERS = [
   'https://l.facebook.com/',
   'https://blog.example.org/post',
   'https://shop.example/',
+];
+/** Ads with spend rows: platform, campaign id, ad set id, ad id, utm campaign (two of them match URLS). */
+const SPEND_ADS: ReadonlyArray<[string, string, string, string, string]> = [
+  ['facebook', '120', '1201', '12011', 'spring'],
+  ['facebook', '120', '1201', '12012', 'spring'],
+  ['google', '205', '1512', '6901', 'brand'],
 ];
 const VARIANTS = ['45737128657113', '45737128689881'];
 
@@ -109,8 +122,17 @@ const worldArb = fc
       { maxLength: 3 },
     ),
     costs: fc.array(fc.integer({ min: 0, max: 40 }), { minLength: 0, maxLength: 3 }),
+    spend: fc.array(
+      fc.record({
+        ad: fc.integer({ min: 0, max: SPEND_ADS.length - 1 }),
+        day: fc.integer({ min: 0, max: 11 }),
+        cents: fc.integer({ min: 0, max: 50_000 }),
+        clicks: fc.integer({ min: 0, max: 300 }),
+      }),
+      { maxLength: 4 },
+    ),
   })
-  .map(({ steps, orderEdits, costs }) => {
+  .map(({ steps, orderEdits, costs, spend }) => {
     const facts: Fact[] = [];
     const orders: ShopOrder[] = [];
     steps.forEach((s, i) => {
@@ -216,6 +238,27 @@ const worldArb = fc
       const p = sampleProduct({ updated_at: new Date(T0 + n * 60_000).toISOString() });
       facts.push({ kind: 'product', product: { ...p, variants: p.variants.map((v) => ({ ...v, cost: `${c}.50` })) } });
     });
+    // Ad spend rows of the ads above; a row of the same ad and day pushed again later replaces the earlier one.
+    spend.forEach((x, n) => {
+      const [platform, campaignId, adsetId, adId, campaign] = SPEND_ADS[x.ad]!;
+      facts.push({
+        kind: 'spend',
+        row: sampleAdSpendRow({
+          date: new Date(T0 + x.day * 86_400_000).toISOString().slice(0, 10),
+          platform,
+          campaign_id: campaignId,
+          adset_id: adsetId,
+          ad_id: adId,
+          source: platform,
+          medium: platform === 'google' ? 'cpc' : 'paid_social',
+          campaign,
+          spend: x.cents / 100,
+          clicks: x.clicks,
+          impressions: x.clicks * 40,
+          updated_at: new Date(T0 + (20 + n) * 86_400_000).toISOString(),
+        }),
+      });
+    });
     return facts;
   });
 
@@ -226,7 +269,9 @@ function toItem(storeId: string, f: Fact): BatchItem {
       ? [f.event.name, f.event]
       : f.kind === 'order'
         ? [PUSH_SUBJECT_NAMES.orders, f.order]
-        : [PUSH_SUBJECT_NAMES.products, f.product];
+        : f.kind === 'product'
+          ? [PUSH_SUBJECT_NAMES.products, f.product]
+          : [PUSH_SUBJECT_NAMES['ad-spend'], f.row];
   const subject = eventSubject(0, storeId, name);
   const data = new TextEncoder().encode(JSON.stringify(body));
   const msg: InboundMessage = {
@@ -270,16 +315,42 @@ async function snapshot(storeId: string): Promise<Record<string, unknown[]>> {
       `select goal, conversion_key, person_id, client_id, value_micros, cogs_micros, is_new, first_touch, last_touch, digest
        from conversions where store_id = $1 order by 1,2`,
     ),
+    adRollup: await rows(
+      `select to_char(day,'YYYY-MM-DD') d, goal, model, channel, platform, campaign, campaign_id, ad_set_id, ad_id, weight,
+              new_weight, value_micros, cogs_micros
+       from attribution_by_ad where store_id = $1 order by 1,2,3,4,5,6,7,8,9`,
+    ),
+    spend: await rows(
+      `select to_char(day,'YYYY-MM-DD') d, platform, channel, source, medium, campaign, spend_micros, impressions, clicks
+       from ad_spend_daily where store_id = $1 order by 1,2,3,4,5,6`,
+    ),
     credits: await rows(
-      `select goal, conversion_key, model, touch_index, channel, source, campaign, weight, new_weight, value_micros, cogs_micros
+      `select goal, conversion_key, model, touch_index, channel, source, campaign, campaign_id, ad_set_id, ad_id, weight,
+              new_weight, value_micros, cogs_micros
        from conversion_credits where store_id = $1 order by 1,2,3,4`,
     ),
     sessions: await rows(
-      `select client_id, started_at, source, medium, campaign, landing_page from sessions where store_id = $1 order by 1,2`,
+      `select client_id, started_at, source, medium, campaign, landing_page, campaign_id, ad_set_id, ad_id
+       from sessions where store_id = $1 order by 1,2`,
     ),
     clients: await rows(`select client_id, person_id from clients where store_id = $1 order by 1`),
     ...analytics,
   };
+}
+
+/** The stored credits of paid touchpoints summed by the ad rollup's key (an independent path to the rollup). */
+async function paidCreditsByAd(storeId: string): Promise<unknown[]> {
+  return db.query(
+    'test.paid_credits',
+    `select to_char(day,'YYYY-MM-DD') d, goal, model, channel, platform, campaign, campaign_id, ad_set_id, ad_id,
+            sum(weight)::bigint::text as weight, sum(new_weight)::bigint::text as new_weight,
+            sum(value_micros)::bigint::text as value_micros, sum(cogs_micros)::bigint::text as cogs_micros
+     from conversion_credits where store_id = $1 and platform <> ''
+     group by 1,2,3,4,5,6,7,8,9
+     having sum(weight) <> 0 or sum(new_weight) <> 0 or sum(value_micros) <> 0 or sum(cogs_micros) <> 0
+     order by 1,2,3,4,5,6,7,8,9`,
+    [storeId],
+  );
 }
 
 it('views do not depend on order, duplication or redelivery, and equal the recomputation', async () => {
@@ -288,6 +359,7 @@ it('views do not depend on order, duplication or redelivery, and equal the recom
       worldArb.chain((facts) =>
         fc.record({
           facts: fc.constant(facts),
+          halfLifeDays: fc.constantFrom(0.5, 3, 7),
           shuffled: fc.shuffledSubarray(facts, { minLength: facts.length, maxLength: facts.length }),
           duplicates: fc.array(fc.nat({ max: facts.length - 1 }), { maxLength: 8 }),
           sizesA: fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 5 }),
@@ -295,9 +367,10 @@ it('views do not depend on order, duplication or redelivery, and equal the recom
           redeliver: fc.array(fc.nat(), { maxLength: 3 }),
         }),
       ),
-      async ({ facts, shuffled, duplicates, sizesA, sizesB, redeliver }) => {
-        const a = (await createTestStore(db, { timezone: 'Europe/Paris', lookbackDays: 7 })).store.store_id;
-        const b = (await createTestStore(db, { timezone: 'Europe/Paris', lookbackDays: 7 })).store.store_id;
+      async ({ facts, halfLifeDays, shuffled, duplicates, sizesA, sizesB, redeliver }) => {
+        const settings = { timezone: 'Europe/Paris', lookbackDays: 7, halfLifeDays };
+        const a = (await createTestStore(db, settings)).store.store_id;
+        const b = (await createTestStore(db, settings)).store.store_id;
 
         await apply(a, facts, sizesA);
 
@@ -312,6 +385,15 @@ it('views do not depend on order, duplication or redelivery, and equal the recom
 
         const [sa, sb] = await Promise.all([snapshot(a), snapshot(b)]);
         expect(sb).toEqual(sa);
+        // The ad rollup is the paid credits summed by ad, and time decay credits every conversion exactly once.
+        expect(sa.adRollup).toEqual(await paidCreditsByAd(a));
+        const decay = await db.query<{ bad: string }>(
+          'test.decay',
+          `select count(*) as bad from (select goal, conversion_key from conversion_credits
+             where store_id = $1 and model = 'time_decay' group by 1, 2 having sum(weight) <> 1000000) x`,
+          [a],
+        );
+        expect(Number(decay[0]!.bad)).toBe(0);
         const [ra, rb] = await Promise.all([reconcileStore(db, a), reconcileStore(db, b)]);
         expect(ra.drift).toEqual([]);
         expect(rb.drift).toEqual([]);

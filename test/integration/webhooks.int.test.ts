@@ -290,6 +290,18 @@ describe('delivery worker', () => {
       expect(gaps[2]).toBeGreaterThanOrEqual(980);
       expect(await counter(w, 'webhook_deliveries_total', { outcome: 'retry' })).toBe(retriesBefore + 3);
       expect(await counter(w, 'webhook_attempts_total', { status: 'timeout' })).toBeGreaterThanOrEqual(1);
+      // The worker recorded both a failure and the later delivery (for get/connection/destination).
+      const [status] = await waitFor(
+        () =>
+          db.query<{ delivered: Date | null; failed: Date | null }>(
+            'test.delivery_status',
+            `select last_delivery_at as delivered, last_failure_at as failed from webhook_destinations
+             where store_id = $1 and destination_id = $2`,
+            [d.storeId, d.destinationId],
+          ),
+        (rows) => rows[0]?.delivered != null && rows[0]?.failed != null,
+      );
+      expect(status!.delivered!.getTime()).toBeGreaterThan(status!.failed!.getTime());
     });
   });
 

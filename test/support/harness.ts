@@ -24,7 +24,7 @@ export interface TestStore {
 let storeCounter = 0;
 export async function createTestStore(
   db: Db,
-  opts: { timezone?: string; currency?: string; lookbackDays?: number; name?: string } = {},
+  opts: { timezone?: string; currency?: string; lookbackDays?: number; halfLifeDays?: number; name?: string } = {},
 ): Promise<TestStore> {
   storeCounter++;
   return createStore(db, {
@@ -32,6 +32,7 @@ export async function createTestStore(
     timezone: opts.timezone ?? 'UTC',
     currency: opts.currency ?? 'USD',
     lookbackDays: opts.lookbackDays ?? 30,
+    halfLifeDays: opts.halfLifeDays,
   });
 }
 

@@ -65,8 +65,18 @@ const each = (names: readonly string[], f: () => Field): Table => Object.fromEnt
 
 export const VERSION = 'v2-4-2';
 export const DIMENSIONS = ['campaign', 'channel', 'source', 'medium', 'landing_page'] as const;
-export const MODELS = ['first', 'last', 'linear', 'position'] as const;
+export const MODELS = ['first', 'last', 'linear', 'position', 'time_decay'] as const;
 export const GOALS = ['purchase', 'add_to_cart', 'checkout_start', 'payment_info_submitted'] as const;
+/** Ad report dimensions (docs/product.md, Ads attribution); `ad_name` is an alias of `ad`. */
+export const AD_DIMENSIONS = ['channel', 'platform', 'campaign', 'ad_set', 'ad', 'ad_name'] as const;
+export const IDENTITY_EVENT_NAMES = [
+  'Active On site',
+  'Viewed Product',
+  'Collection View',
+  'Added to Cart',
+  'Checkout Started',
+  'Subscribe',
+] as const;
 
 export const LIMITS = {
   pageSize: { min: 1, max: 100 },
@@ -83,6 +93,14 @@ export const RATE_LIMITS = {
   'order-event': 20,
   'attribution-touch': 20,
   'link-create': 10,
+  'ad-list': 5,
+  'ad-list-sum': 5,
+  'ad-customer-list': 5,
+  'campaign-order-list': 5,
+  'setting-models': 10,
+  'setting-goals': 10,
+  'connection-source': 10,
+  'connection-destination': 10,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -278,6 +296,121 @@ export const CUSTOMER: Table = {
 
 export const CUSTOMERS_PAGE: Table = { customers: arr(obj(CUSTOMER)) };
 
+/** A touchpoint as order/attribution-touch shows it. */
+export const API_TOUCHPOINT: Table = {
+  campaign: str(),
+  channel: str(),
+  source: str(),
+  medium: str(),
+  time: str({ format: 'local-datetime' }),
+};
+
+/** The ad report's numbers: the fourteen plus ctr and cvr (docs/product.md, Ads attribution). */
+export const AD_SUMMARY: Table = { ...ATTRIBUTION_SUMMARY, ctr: num(), cvr: num() };
+
+/** data.records[] of get/ad-analysis/list. */
+export const AD_RECORD: Table = {
+  ...each(['channel', 'platform', 'campaign', 'ad_set', 'ad', 'account_id', 'campaign_id', 'ad_set_id', 'ad_id'], str),
+  ...AD_SUMMARY,
+};
+
+export const AD_LIST: Table = { total: int(), page_size: int(), records: arr(obj(AD_RECORD)) };
+
+export const AD_CUSTOMER_LIST: Table = {
+  total: int(),
+  page: int(),
+  page_size: int(),
+  records: arr(
+    obj({
+      order_id: str(),
+      customer_id: str(),
+      email: str(),
+      first_name: str(),
+      last_name: str(),
+      converted_at: str({ format: 'local-datetime' }),
+      credit: num(),
+      conversion_value: num(),
+      order_value: num(),
+      new_customer: bool(),
+      first_touchpoint: obj(API_TOUCHPOINT),
+      last_touchpoint: obj(API_TOUCHPOINT),
+    }),
+  ),
+};
+
+export const CAMPAIGN_ORDER_LIST: Table = {
+  total: int(),
+  page: int(),
+  page_size: int(),
+  records: arr(
+    obj({
+      order_id: str(),
+      created_at: str({ format: 'local-datetime' }),
+      customer_id: str(),
+      email: str(),
+      total_price: num(),
+      currency: str({ format: 'currency' }),
+      credit: num(),
+      attributed_value: num(),
+      new_customer: bool(),
+      touchpoints_count: int(),
+      first_touchpoint: obj(API_TOUCHPOINT),
+      last_touchpoint: obj(API_TOUCHPOINT),
+    }),
+  ),
+};
+
+/** data of get/setting-models (docs/product.md, Settings). */
+export const SETTING_MODELS: Table = {
+  records: arr(
+    obj({
+      code: str({ oneOf: MODELS }),
+      name: str(),
+      base_model: str({ oneOf: MODELS }),
+      lookback_days: int(),
+      position_weights: nullable(obj({ first: num(), middle: num(), last: num() })),
+      half_life_days: nullable(num()),
+      is_default: bool(),
+      description: str(),
+    }),
+  ),
+};
+
+export const SETTING_GOALS: Table = {
+  goals: arr(
+    obj({ code: str({ oneOf: GOALS }), name: str(), event_type: str(), lookback_days: int(), conversion_num: int() }),
+  ),
+};
+
+export const CONNECTION_SOURCES: Table = {
+  records: arr(
+    obj({
+      id: str(),
+      platform_type: str({ shown: ['shopify_pixel', 'web_snippet', 'store_push', 'google', 'facebook'] }),
+      account_id: str(),
+      name: str(),
+      connected: bool(),
+      last_event_at: nullable(str({ format: 'local-datetime' })),
+      events_24h: int(),
+    }),
+  ),
+};
+
+export const CONNECTION_DESTINATIONS: Table = {
+  records: arr(
+    obj({
+      id: str(),
+      platform_type: str({ oneOf: ['webhook'] }),
+      name: str(),
+      status: str({ oneOf: ['enabled', 'disabled'] }),
+      server_config: obj(),
+      last_delivery_at: nullable(str({ format: 'local-datetime' })),
+      failing: bool(),
+      dead_letters: int(),
+    }),
+  ),
+};
+
 /** Common response envelope of the reporting API (success). */
 export function envelope(data: Field): Table {
   return { code: int(), message: str(), data };
@@ -319,6 +452,42 @@ export const ORDER_EVENT_REQUEST: Table = {
 // spec: "whether order_ids is required and its maximum length: not shown"; docs/product.md, API conventions: at most 100
 export const ATTRIBUTION_TOUCH_REQUEST: Table = {
   order_ids: optional(arr(str(), { maxItems: LIMITS.maxOrderIds })),
+};
+
+export const AD_SUM_REQUEST: Table = {
+  start_date: date(),
+  end_date: date(),
+  dimensions: arr(str({ oneOf: AD_DIMENSIONS }), { minItems: 1, maxItems: 4 }),
+  model: str({ oneOf: MODELS }),
+  goal: str({ oneOf: GOALS }),
+  filters: optional(arr(obj({ key: str(), operator: str(), value: anyValue() }), { maxItems: 20 })),
+};
+
+export const AD_LIST_REQUEST: Table = {
+  ...AD_SUM_REQUEST,
+  page: int(),
+  page_size: int({ minimum: LIMITS.pageSize.min, maximum: LIMITS.pageSize.max }),
+  orders: optional(arr(obj({ column: str(), order: str() }))),
+};
+
+export const AD_CUSTOMER_LIST_REQUEST: Table = {
+  ...AD_SUM_REQUEST,
+  page: optional(int()),
+  page_size: optional(int({ minimum: LIMITS.pageSize.min, maximum: LIMITS.pageSize.max })),
+};
+
+export const CAMPAIGN_ORDER_LIST_REQUEST: Table = {
+  start_date: date(),
+  end_date: date(),
+  campaign: str(),
+  channel: optional(str()),
+  source: optional(str()),
+  medium: optional(str()),
+  platform: optional(str()),
+  model: optional(str({ oneOf: MODELS })),
+  goal: optional(str({ oneOf: GOALS })),
+  page: optional(int()),
+  page_size: optional(int({ minimum: LIMITS.pageSize.min, maximum: LIMITS.pageSize.max })),
 };
 
 export const LINK_ANALYSIS_REQUEST: Table = {
@@ -408,6 +577,70 @@ export const OPERATIONS: readonly Operation[] = [
     response: envelope(obj(LINK_CREATED, { open: true })),
   },
   { name: 'customers', method: 'get', path: path('customers'), auth: 'Bearer', response: CUSTOMERS_PAGE },
+  {
+    name: 'ad-list',
+    method: 'post',
+    path: path('get/ad-analysis/list'),
+    auth: 'ApiKey',
+    request: AD_LIST_REQUEST,
+    response: envelope(obj(AD_LIST)),
+  },
+  {
+    name: 'ad-list-sum',
+    method: 'post',
+    path: path('get/ad-analysis/list-sum'),
+    auth: 'ApiKey',
+    request: AD_SUM_REQUEST,
+    response: envelope(obj(AD_SUMMARY)),
+  },
+  {
+    name: 'ad-customer-list',
+    method: 'post',
+    path: path('get/ad-analysis/customer-list'),
+    auth: 'ApiKey',
+    request: AD_CUSTOMER_LIST_REQUEST,
+    response: envelope(obj(AD_CUSTOMER_LIST)),
+  },
+  {
+    name: 'campaign-order-list',
+    method: 'post',
+    path: path('order/campaign-list'),
+    auth: 'ApiKey',
+    request: CAMPAIGN_ORDER_LIST_REQUEST,
+    response: envelope(obj(CAMPAIGN_ORDER_LIST)),
+  },
+  {
+    name: 'setting-models',
+    method: 'post',
+    path: path('get/setting-models'),
+    auth: 'ApiKey',
+    request: {},
+    response: envelope(obj(SETTING_MODELS)),
+  },
+  {
+    name: 'setting-goals',
+    method: 'post',
+    path: path('get/setting-goals'),
+    auth: 'ApiKey',
+    request: {},
+    response: envelope(obj(SETTING_GOALS)),
+  },
+  {
+    name: 'connection-source',
+    method: 'post',
+    path: path('get/connection/source'),
+    auth: 'ApiKey',
+    request: {},
+    response: envelope(obj(CONNECTION_SOURCES)),
+  },
+  {
+    name: 'connection-destination',
+    method: 'post',
+    path: path('get/connection/destination'),
+    auth: 'ApiKey',
+    request: {},
+    response: envelope(obj(CONNECTION_DESTINATIONS)),
+  },
 ];
 
 export const operation = (name: string): Operation => {

@@ -3,10 +3,14 @@
  * exporting `defineTool({...})`, a method on the report client, and one line here. The tools planned over
  * operations the API does not have yet are listed in docs/decisions.md (MCP server).
  */
+import { adCustomers } from './ad-customers';
+import { adsReport } from './ads-report';
 import { attributionReport } from './attribution-report';
 import { attributionSummary } from './attribution-summary';
 import { compareModels } from './compare-models';
+import { campaignOrders } from './campaign-orders';
 import { comparePeriods } from './compare-periods';
+import { modelsAndGoals } from './models-and-goals';
 import { orderJourney } from './order-journey';
 import { orderTouchpoints } from './order-touchpoints';
 import type { ReportTool } from './tool';
@@ -28,4 +32,8 @@ export const REPORT_TOOLS: readonly ReportTool[] = [
   landingPageSummary,
   productReport,
   influencerReport,
+  adsReport,
+  adCustomers,
+  campaignOrders,
+  modelsAndGoals,
 ];

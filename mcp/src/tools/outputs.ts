@@ -1,5 +1,6 @@
 /** Output schemas shared by the tools: the API's records, as zod, checked against the contracts' types. */
 import { z } from 'zod';
+import type { AdCustomerRecord, AdRecord, CampaignOrderRecord } from '../../../contracts/src/ads';
 import { DIMENSIONS, type Dimension } from '../../../contracts/src/attribution';
 import {
   ATTRIBUTION_METRICS,
@@ -79,3 +80,57 @@ export const dimensionValuesOutput = {
   >),
   platform: z.string(),
 };
+
+/** A record of the ad report: its dimensions and ids, the fourteen numbers, ctr and cvr. */
+export const adRecordOutput = summaryOutput.extend({
+  channel: z.string(),
+  platform: z.string(),
+  campaign: z.string(),
+  ad_set: z.string(),
+  ad: z.string(),
+  account_id: z.string(),
+  campaign_id: z.string(),
+  ad_set_id: z.string(),
+  ad_id: z.string(),
+  ctr: z.number(),
+  cvr: z.number(),
+}) satisfies z.ZodType<AdRecord>;
+
+/** A conversion behind an ad report row. */
+export const adCustomerOutput = z.object({
+  order_id: z.string(),
+  customer_id: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  converted_at: z.string(),
+  credit: z.number(),
+  conversion_value: z.number(),
+  order_value: z.number(),
+  new_customer: z.boolean(),
+  first_touchpoint: touchpointOutput,
+  last_touchpoint: touchpointOutput,
+}) satisfies z.ZodType<AdCustomerRecord>;
+
+/** An order credited to a campaign. */
+export const campaignOrderOutput = z.object({
+  order_id: z.string(),
+  created_at: z.string(),
+  customer_id: z.string(),
+  email: z.string(),
+  total_price: z.number(),
+  currency: z.string(),
+  credit: z.number(),
+  attributed_value: z.number(),
+  new_customer: z.boolean(),
+  touchpoints_count: z.number(),
+  first_touchpoint: touchpointOutput,
+  last_touchpoint: touchpointOutput,
+}) satisfies z.ZodType<CampaignOrderRecord>;
+
+/** An ad report filter, as sent. */
+export const adFilterOutput = z.object({
+  key: z.string(),
+  operator: z.string(),
+  value: z.union([z.string(), z.array(z.string())]),
+});

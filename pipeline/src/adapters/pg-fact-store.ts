@@ -14,6 +14,8 @@ export interface StoreSettings {
   timezone: string;
   currency: string;
   lookbackDays: number;
+  /** Half-life of the time-decay model, in days. */
+  halfLifeDays: number;
 }
 
 /** Conversion rates of the stores to their currency (docs/product.md, Conversions and goals), per store: currency -> rate. */
@@ -31,15 +33,28 @@ export async function loadRates(q: Query, storeIds: readonly string[]): Promise<
 
 export async function loadStores(q: Query, storeIds: readonly string[]): Promise<Map<string, StoreSettings>> {
   if (storeIds.length === 0) return new Map();
-  const rows = await q<{ store_id: string; timezone: string; currency: string; lookback_days: number }>(
+  const rows = await q<{
+    store_id: string;
+    timezone: string;
+    currency: string;
+    lookback_days: number;
+    half_life_days: number;
+  }>(
     'stores.load',
-    'select store_id, timezone, currency, lookback_days from stores where store_id = any($1::text[])',
+    `select store_id, timezone, currency, lookback_days, half_life_days::float8 as half_life_days
+     from stores where store_id = any($1::text[])`,
     [storeIds],
   );
   return new Map(
     rows.map((r) => [
       r.store_id,
-      { storeId: r.store_id, timezone: r.timezone, currency: r.currency, lookbackDays: r.lookback_days },
+      {
+        storeId: r.store_id,
+        timezone: r.timezone,
+        currency: r.currency,
+        lookbackDays: r.lookback_days,
+        halfLifeDays: r.half_life_days,
+      },
     ]),
   );
 }

@@ -35,6 +35,7 @@ import {
   writeSessions,
 } from './pg-views';
 import { contributionOf, upsertProductInfo, writeAnalytics } from './analytics-rollups';
+import { applyAdRollupDelta } from './ad-rollup';
 
 /** An epoch-ms time as PostgreSQL timestamptz text; Infinity is PostgreSQL's `infinity` (not seen yet). */
 const toTimestamp = (ms: number): string => (ms === Infinity ? 'infinity' : new Date(ms).toISOString());
@@ -348,7 +349,11 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
   return async (q: Query, facts: NewFacts): Promise<void> => {
     for (const batch of splitByStore(facts, hooks)) {
       const storeId = batch.store.storeId;
-      const rules: StoreRules = { timezone: batch.store.timezone, lookbackDays: batch.store.lookbackDays };
+      const rules: StoreRules = {
+        timezone: batch.store.timezone,
+        lookbackDays: batch.store.lookbackDays,
+        halfLifeDays: batch.store.halfLifeDays,
+      };
 
       await insertEventFacts(q, storeId, batch.events);
       await upsertProductInfo(q, storeId, batch.raw);
@@ -397,6 +402,7 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
         [...personIds, ...mergedAway],
         loaded.facts.map((f, i) => contributionOf(f, views[i]!, rules.timezone)),
       );
+      await applyAdRollupDelta(q, storeId, conv.adDelta);
       if (hooks.enqueueWebhooks && batch.raw.length) {
         await hooks.enqueueWebhooks(
           q,

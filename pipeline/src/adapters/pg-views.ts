@@ -27,6 +27,7 @@ import type { Session } from '../domain/sessionize';
 import type { TrackingLinkInfo } from '../domain/touchpoint-types';
 import { LINK_PARAM } from '../domain/touchpoint';
 import { getParam, parseLandingUrl } from '../domain/url-params';
+import { accumulateAdCredits } from '../domain/ad-rollup';
 
 const num = (v: string | number | null): number => (v === null ? 0 : Number(v));
 
@@ -195,6 +196,9 @@ function sessionRow(s: Session): (string | number)[] {
     t.term,
     t.linkCode,
     t.clickIdParam,
+    t.campaignId,
+    t.adSetId,
+    t.adId,
   ];
 }
 
@@ -249,11 +253,10 @@ export async function writeSessions(
     const cols = SESSION_COLUMNS.map((_, i) =>
       toInsert.map((r) => (i === 1 ? new Date(r[i] as number).toISOString() : r[i])),
     );
+    const types = SESSION_COLUMNS.map((c, i) => `$${i + 2}::${c === 'started_at' ? 'timestamptz' : 'text'}[]`);
     await q(
       'views.sessions_insert',
-      `insert into sessions (store_id, ${SESSION_COLUMNS.join(', ')})
-       select $1, * from unnest($2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                                $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])`,
+      `insert into sessions (store_id, ${SESSION_COLUMNS.join(', ')}) select $1, * from unnest(${types.join(', ')})`,
       [storeId, ...cols],
     );
   }
@@ -324,6 +327,9 @@ function creditOf(r: CreditDbRow): CreditRow {
     landingPage: r.landing_page,
     platform: r.platform as CreditRow['platform'],
     linkCode: r.link_code,
+    campaignId: r.campaign_id,
+    adSetId: r.ad_set_id,
+    adId: r.ad_id,
     weight: num(r.weight),
     newWeight: num(r.new_weight),
     valueMicros: num(r.value_micros),
@@ -335,6 +341,8 @@ export interface ConversionDiff {
   written: number;
   removed: number;
   delta: Map<string, RollupDelta>;
+  /** The same credits keyed for the ad rollup (paid touchpoints only). */
+  adDelta: Map<string, RollupDelta>;
 }
 
 /**
@@ -349,6 +357,7 @@ export async function writeConversions(
   views: readonly PersonView[],
 ): Promise<ConversionDiff> {
   const delta = new Map<string, RollupDelta>();
+  const adDelta = new Map<string, RollupDelta>();
   const old = personIds.length
     ? await q<{ goal: string; conversion_key: string; digest: string }>(
         'views.conversions_load',
@@ -378,10 +387,13 @@ export async function writeConversions(
       `delete from conversion_credits c using unnest($2::text[], $3::text[]) as d(goal, conversion_key)
        where c.store_id = $1 and c.goal = d.goal and c.conversion_key = d.conversion_key
        returning c.goal, c.conversion_key, c.model, c.touch_index, to_char(c.day, 'YYYY-MM-DD') as day, c.channel, c.source,
-                 c.medium, c.campaign, c.landing_page, c.platform, c.link_code, c.weight, c.new_weight, c.value_micros, c.cogs_micros`,
+                 c.medium, c.campaign, c.landing_page, c.platform, c.link_code, c.campaign_id, c.ad_set_id, c.ad_id, c.weight,
+                 c.new_weight, c.value_micros, c.cogs_micros`,
       [storeId, retract.map((k) => k.split('\u0000')[0]), retract.map((k) => k.split('\u0000')[1])],
     );
-    accumulateCredits(delta, removedCredits.map(creditOf), -1);
+    const removed = removedCredits.map(creditOf);
+    accumulateCredits(delta, removed, -1);
+    accumulateAdCredits(adDelta, removed, -1);
   }
   if (gone.length) {
     await q(
@@ -434,8 +446,9 @@ export async function writeConversions(
     const credits = v.flatMap(creditRowsOf);
     await insertCredits(q, storeId, credits);
     accumulateCredits(delta, credits, 1);
+    accumulateAdCredits(adDelta, credits, 1);
   }
-  return { written: fresh.length, removed: gone.length, delta };
+  return { written: fresh.length, removed: gone.length, delta, adDelta };
 }
 
 export async function insertCredits(q: Query, storeId: string, credits: readonly CreditRow[]): Promise<void> {
@@ -443,9 +456,11 @@ export async function insertCredits(q: Query, storeId: string, credits: readonly
   await q(
     'views.credits_insert',
     `insert into conversion_credits (store_id, goal, conversion_key, model, touch_index, day, channel, source, medium, campaign,
-                                     landing_page, platform, link_code, weight, new_weight, value_micros, cogs_micros)
+                                     landing_page, platform, link_code, campaign_id, ad_set_id, ad_id, weight, new_weight,
+                                     value_micros, cogs_micros)
      select $1, * from unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::date[], $7::text[], $8::text[], $9::text[],
-                              $10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::bigint[], $16::bigint[], $17::bigint[])`,
+                              $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
+                              $17::bigint[], $18::bigint[], $19::bigint[], $20::bigint[])`,
     [
       storeId,
       credits.map((c) => c.goal),
@@ -460,6 +475,9 @@ export async function insertCredits(q: Query, storeId: string, credits: readonly
       credits.map((c) => c.landingPage),
       credits.map((c) => c.platform),
       credits.map((c) => c.linkCode),
+      credits.map((c) => c.campaignId),
+      credits.map((c) => c.adSetId),
+      credits.map((c) => c.adId),
       credits.map((c) => c.weight),
       credits.map((c) => c.newWeight),
       credits.map((c) => c.valueMicros),

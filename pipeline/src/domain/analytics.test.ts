@@ -15,7 +15,7 @@ import {
 import { recomputePerson, type StoreRules } from './recompute-person';
 import { makeEvent, ms, page, pageView, personFacts, UNIT } from '../../../test/support/fact-builders';
 
-const UTC: StoreRules = { timezone: 'UTC', lookbackDays: 30 };
+const UTC: StoreRules = { timezone: 'UTC', lookbackDays: 30, halfLifeDays: 7 };
 const GOOGLE = page('/', 'utm_source=google&utm_medium=cpc&utm_campaign=brand');
 
 function webRow(day: string, source: string, level: number): WebRow {

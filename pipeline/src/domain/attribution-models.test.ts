@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { MODELS, WEIGHT_SCALE, type Model } from '../../../contracts/src/attribution';
 import { creditTouches, modelFractions, type TouchCredit } from './attribution-models';
 
+const DAY = 86_400_000;
+
 /** The amounts of the hand-computed tables: one full conversion, value 100 micro-units, cost of goods 7. */
 const AMOUNTS = { weight: WEIGHT_SCALE, value: 100, cogs: 7 };
 
@@ -168,12 +170,15 @@ describe('creditTouches', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...MODELS),
-        fc.integer({ min: 1, max: 30 }),
+        fc.array(fc.integer({ min: 0, max: 180 * DAY }), { minLength: 1, maxLength: 30 }),
+        fc.constantFrom(0.5, 1, 7, 30),
         money,
         money,
-        (model, n, value, cogs) => {
-          const result = creditTouches(model, n, { weight: WEIGHT_SCALE, value, cogs });
-          const fractions = modelFractions(model, n);
+        (model, offsets, halfLifeDays, value, cogs) => {
+          const n = offsets.length;
+          const timing = { starts: [...offsets].sort((a, b) => a - b), halfLifeMs: halfLifeDays * DAY };
+          const result = creditTouches(model, n, { weight: WEIGHT_SCALE, value, cogs }, timing);
+          const fractions = modelFractions(model, n, timing);
           expect(result.reduce((a, c) => a + c.weight, 0)).toBe(WEIGHT_SCALE);
           expect(result.reduce((a, c) => a + c.value, 0)).toBe(value);
           expect(result.reduce((a, c) => a + c.cogs, 0)).toBe(cogs);
@@ -190,6 +195,15 @@ describe('creditTouches', () => {
           }
         },
       ),
+    );
+  });
+
+  it('time_decay: one half-life apart, the later touchpoint weighs twice the earlier', () => {
+    // Shares 1/3 and 2/3: weight 333_333.3 / 666_666.7 -> [333_333, 666_667]; value 100 -> [33, 67]; cogs 7 ->
+    // 2.33 / 4.67 -> [2, 5].
+    const timing = { starts: [0, 7 * DAY], halfLifeMs: 7 * DAY };
+    expect(creditTouches('time_decay', 2, AMOUNTS, timing)).toEqual(
+      credits([0, 1], [333_333, 666_667], [33, 67], [2, 5]),
     );
   });
 

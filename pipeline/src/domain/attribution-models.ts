@@ -1,9 +1,13 @@
 /**
- * Attribution models (docs/product.md, Attribution; same credit math as the Snowplow attribution package, conventions 2.3),
- * as exact fractions turned into integer credits by largest-remainder apportionment.
+ * Attribution models (docs/product.md, Attribution; first, last, linear and position with the same credit math
+ * as the Snowplow attribution package; time decay as Google Ads defines it), as exact fractions turned into
+ * integer credits by largest-remainder apportionment.
  */
 import type { Model } from '../../../contracts/src/attribution';
 import { apportion, type Fraction } from './apportion';
+import { type DecayTiming, timeDecayFractions } from './time-decay';
+
+export type { DecayTiming } from './time-decay';
 
 /** What one conversion distributes over its touchpoints: weight units (normally WEIGHT_SCALE) and money micro-units. */
 export interface CreditAmounts {
@@ -27,11 +31,12 @@ const ONE: Fraction = { num: 1, den: 1 };
  * The exact share of each of `n` time-ordered touchpoints under `model`; always `n` fractions summing to 1.
  * - `first`: 1 to index 0; `last`: 1 to index n-1; `linear`: 1/n each;
  * - `position`: 1 for n = 1, 1/2 + 1/2 for n = 2, else 2/5 first, 2/5 last and 1/(5(n-2)) to each middle
- *   touchpoint, all over the common denominator 5(n-2) so that they sum to exactly 1.
+ *   touchpoint, all over the common denominator 5(n-2) so that they sum to exactly 1;
+ * - `time_decay`: 2^(-Δt/H) normalised, from the touchpoints' times in `timing` (see time-decay.ts).
  *
- * @throws RangeError when `n` is not a positive safe integer
+ * @throws RangeError when `n` is not a positive safe integer, or `time_decay` has no timing of `n` touchpoints
  */
-export function modelFractions(model: Model, n: number): Fraction[] {
+export function modelFractions(model: Model, n: number, timing?: DecayTiming): Fraction[] {
   if (!Number.isSafeInteger(n) || n < 1) {
     throw new RangeError(`modelFractions: n must be a positive integer, got ${n}`);
   }
@@ -49,6 +54,12 @@ export function modelFractions(model: Model, n: number): Fraction[] {
       const den = 5 * (n - 2);
       return fill((i) => (i === 0 || i === n - 1 ? { num: 2 * (n - 2), den } : { num: 1, den }));
     }
+    case 'time_decay': {
+      if (timing?.starts.length !== n) {
+        throw new RangeError(`modelFractions: time_decay needs the times of its ${n} touchpoints`);
+      }
+      return timeDecayFractions(timing.starts, timing.halfLifeMs);
+    }
   }
 }
 
@@ -59,10 +70,11 @@ export function modelFractions(model: Model, n: number): Fraction[] {
  * `first` and `last` yield a single entry. Deterministic, so a retraction can recompute or replay exactly
  * what was added.
  *
- * @throws RangeError when `n` is not a positive integer or an amount is not a safe integer
+ * @throws RangeError when `n` is not a positive integer, an amount is not a safe integer, or `time_decay`
+ *   has no timing
  */
-export function creditTouches(model: Model, n: number, amounts: CreditAmounts): TouchCredit[] {
-  const fractions = modelFractions(model, n);
+export function creditTouches(model: Model, n: number, amounts: CreditAmounts, timing?: DecayTiming): TouchCredit[] {
+  const fractions = modelFractions(model, n, timing);
   const weights = apportion(amounts.weight, fractions);
   const values = apportion(amounts.value, fractions);
   const cogs = apportion(amounts.cogs, fractions);

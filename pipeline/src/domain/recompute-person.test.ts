@@ -28,7 +28,7 @@ import {
 } from '../../../test/support/fact-builders';
 import type { TrackingLinkInfo } from './touchpoint-types';
 
-const PARIS: StoreRules = { timezone: 'Europe/Paris', lookbackDays: 30 };
+const PARIS: StoreRules = { timezone: 'Europe/Paris', lookbackDays: 30, halfLifeDays: 7 };
 const LINKS: ReadonlyMap<string, TrackingLinkInfo> = new Map([
   ['spring', { campaign: 'Spring Drop', source: 'Instagram', medium: 'Influencer' }],
 ]);
@@ -42,10 +42,10 @@ const T = ms('2026-03-10T12:00:00Z');
 function recompute(
   events: readonly EventFact[],
   orders: readonly OrderFact[] = [],
-  rules: StoreRules = PARIS,
+  rules: Omit<StoreRules, 'halfLifeDays'> & Partial<StoreRules> = PARIS,
   options: PersonOptions = {},
 ): PersonView {
-  return recomputePerson(personFacts(events, orders, { links: LINKS, ...options }), rules);
+  return recomputePerson(personFacts(events, orders, { links: LINKS, ...options }), { halfLifeDays: 7, ...rules });
 }
 
 function only(view: PersonView, goal?: Goal): ConversionView {
@@ -77,6 +77,10 @@ describe('recomputePerson: hand-worked attribution', () => {
     // n = 2: first -> S1 all; last -> S2 all; linear and position (0.5/0.5 for n = 2) -> half each:
     //   weight 500_000, value 50_000_000, cogs 15_000_000 to each.
     // No earlier purchase and no isFirstOrder: new, so newWeight = weight.
+    // time_decay, H = 7 days: S1 is 9 d 13 h 10 min = 13_750 min older than S2, so it weighs
+    //   r = 2^(-13_750/10_080) = 0.388480 against S2's 1: shares r/(1+r) = 0.279788 and 0.720212 ->
+    //   weight [279_788, 720_212]; value 10_000 cents -> 2_797.88 / 7_202.12 -> [2_798, 7_202] cents;
+    //   cogs 3_000 cents -> 839.36 / 2_160.64 -> [839, 2_161] cents.
     const s1 = ms('2026-02-20T10:00:00Z');
     const s2 = ms('2026-03-01T23:10:00Z');
     const at = ms('2026-03-01T23:30:00Z');
@@ -134,6 +138,9 @@ describe('recomputePerson: hand-worked attribution', () => {
       landingPage: '/',
       platform: 'google',
       linkCode: '',
+      campaignId: '',
+      adSetId: '',
+      adId: '',
     } as const;
     const facebook = {
       channel: 'organic_social',
@@ -143,6 +150,9 @@ describe('recomputePerson: hand-worked attribution', () => {
       landingPage: '/products/mug',
       platform: '',
       linkCode: '',
+      campaignId: '',
+      adSetId: '',
+      adId: '',
     } as const;
     const all = { weight: 1_000_000, newWeight: 1_000_000, valueMicros: 100_000_000, cogsMicros: 30_000_000 };
     const half = { weight: 500_000, newWeight: 500_000, valueMicros: 50_000_000, cogsMicros: 15_000_000 };
@@ -153,6 +163,24 @@ describe('recomputePerson: hand-worked attribution', () => {
       { ...facebook, model: 'linear', index: 1, ...half },
       { ...google, model: 'position', index: 0, ...half },
       { ...facebook, model: 'position', index: 1, ...half },
+      {
+        ...google,
+        model: 'time_decay',
+        index: 0,
+        weight: 279_788,
+        newWeight: 279_788,
+        valueMicros: 27_980_000,
+        cogsMicros: 8_390_000,
+      },
+      {
+        ...facebook,
+        model: 'time_decay',
+        index: 1,
+        weight: 720_212,
+        newWeight: 720_212,
+        valueMicros: 72_020_000,
+        cogsMicros: 21_610_000,
+      },
     ]);
   });
 
@@ -347,6 +375,9 @@ describe('recomputePerson: which touchpoints a conversion is credited to', () =>
           landingPage: '',
           platform: '',
           linkCode: '',
+          campaignId: '',
+          adSetId: '',
+          adId: '',
           model,
           index: 0,
           weight: WEIGHT_SCALE,

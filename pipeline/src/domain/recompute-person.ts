@@ -1,6 +1,6 @@
 /**
  * Recomputes everything the views hold about one person from its stored facts (docs/product.md, Sessions and touchpoints and Identity and Conversions and goals and Attribution): sessions
- * and touchpoints of each client, conversions of the four goals, and their credits under the four models.
+ * and touchpoints of each client, conversions of the four goals, and their credits under the five models.
  * The pipeline runs it for every person a batch touched and applies the difference; the reconciliation
  * runs it for every person. One function for both is what makes "views = recomputation" hold.
  */
@@ -10,7 +10,7 @@ import { dayInZone } from '../../../contracts/src/time';
 import { creditTouches } from './attribution-models';
 import type { EventFact, Line, OrderFact } from './facts';
 import { orderClientId } from './facts';
-import { selectTouches } from './lookback';
+import { DAY_MS, selectTouches } from './lookback';
 import { capMicros, MICROS_PER_CENT } from './money';
 import { byTimeThenId, ownHostsOf, type ResolveLink, type Session, sessionize } from './sessionize';
 import { deriveTouchpoint, DIRECT_CAMPAIGN, DIRECT_MEDIUM, DIRECT_SOURCE } from './touchpoint';
@@ -18,6 +18,8 @@ import { deriveTouchpoint, DIRECT_CAMPAIGN, DIRECT_MEDIUM, DIRECT_SOURCE } from 
 export interface StoreRules {
   timezone: string;
   lookbackDays: number;
+  /** Half-life of the time-decay model, in days (> 0). */
+  halfLifeDays: number;
 }
 
 export interface PersonFacts {
@@ -39,6 +41,10 @@ export interface CreditDims {
   landingPage: string;
   platform: Platform;
   linkCode: string;
+  /** Ad ids of the touchpoint's landing URL (docs/product.md, Ads attribution), else "". */
+  campaignId: string;
+  adSetId: string;
+  adId: string;
 }
 
 export interface Credit extends CreditDims {
@@ -93,6 +99,9 @@ const DIRECT_DIMS: CreditDims = {
   landingPage: '',
   platform: '',
   linkCode: '',
+  campaignId: '',
+  adSetId: '',
+  adId: '',
 };
 
 /** A base URL for Shopify's relative `landing_site` values; only the path and query are used. */
@@ -259,17 +268,21 @@ export function recomputePerson(facts: PersonFacts, rules: StoreRules): PersonVi
           landingPage: touch.landingPage,
           platform: touch.platform,
           linkCode: touch.linkCode,
+          campaignId: touch.campaignId,
+          adSetId: touch.adSetId,
+          adId: touch.adId,
         }));
     const times = selection.syntheticDirect ? [d.at] : selection.touches.map((t) => t.start);
+    const timing = { starts: times, halfLifeMs: rules.halfLifeDays * DAY_MS };
+    // Money is apportioned in whole cents (see toMicros), weights in millionths of a conversion.
+    const amounts = {
+      weight: WEIGHT_SCALE,
+      value: Math.round(d.valueMicros / MICROS_PER_CENT),
+      cogs: Math.round(cogsMicros / MICROS_PER_CENT),
+    };
     const credits: Credit[] = [];
     for (const model of MODELS) {
-      // Money is apportioned in whole cents (see toMicros), weights in millionths of a conversion.
-      const amounts = {
-        weight: WEIGHT_SCALE,
-        value: Math.round(d.valueMicros / MICROS_PER_CENT),
-        cogs: Math.round(cogsMicros / MICROS_PER_CENT),
-      };
-      for (const c of creditTouches(model, dims.length, amounts)) {
+      for (const c of creditTouches(model, dims.length, amounts, timing)) {
         credits.push({
           ...dims[c.index]!,
           model,

@@ -240,6 +240,9 @@ describe('sessionize', () => {
         utmId: '',
         linkCode: '',
         clickIdParam: 'gclid',
+        campaignId: '',
+        adSetId: '',
+        adId: '',
       },
     });
   });

@@ -25,6 +25,10 @@ export interface Touchpoint extends TouchpointDims {
   linkCode: string;
   /** The click-id parameter name that was found (gclid, fbclid, ...), else "". */
   clickIdParam: string;
+  /** Ad ids of the landing URL (docs/product.md, Ads attribution), else "". */
+  campaignId: string;
+  adSetId: string;
+  adId: string;
 }
 
 /** What a tracking link (docs/product.md, Tracking links) says about its own campaign. */

@@ -334,10 +334,13 @@ describe('deriveTouchpoint', () => {
       utmId: '123',
       linkCode: '',
       clickIdParam: '',
+      campaignId: '123',
+      adSetId: '',
+      adId: '',
     });
   });
 
-  it('defaults content/term/utmId, linkCode and clickIdParam to ""', () => {
+  it('defaults content/term/utmId, linkCode, clickIdParam and the ad ids to ""', () => {
     expect(deriveTouchpoint(input(`${STORE}/`))).toEqual<Touchpoint>({
       origin: 'direct',
       channel: 'direct',
@@ -351,6 +354,9 @@ describe('deriveTouchpoint', () => {
       utmId: '',
       linkCode: '',
       clickIdParam: '',
+      campaignId: '',
+      adSetId: '',
+      adId: '',
     });
   });
 

@@ -2,6 +2,7 @@
  * A session's marketing touchpoint from its landing URL and referrer (docs/product.md, Sessions and touchpoints), plus the "new source"
  * test the sessionizer uses to split sessions.
  */
+import { adIdsOf } from './ad-ids';
 import { classifyChannel, inferPlatform } from './channel';
 import { classifyReferrer } from './referrer';
 import type { Touchpoint, TouchpointDims, TouchpointOrigin, TrackingLinkInfo } from './touchpoint-types';
@@ -72,7 +73,8 @@ interface Attribution {
  * `(direct)`. Source, medium and campaign are lower-cased and trimmed; a blank value counts as absent.
  * `content`/`term`/`utmId` are the trimmed `utm_content`/`utm_term`/`utm_id` whatever the origin (case
  * kept). `clickIdParam` names the first click id on the URL even when a link or UTMs win, so the platform
- * follows the click id. An unparsable or relative page URL has no parameters and landing page `/`.
+ * follows the click id. The ad ids (`campaignId`, `adSetId`, `adId`) come from the URL whatever the origin
+ * (see ad-ids.ts). An unparsable or relative page URL has no parameters and landing page `/`.
  */
 export function deriveTouchpoint(input: TouchpointInput): Touchpoint {
   const parsed = parseLandingUrl(input.pageUrl);
@@ -88,6 +90,7 @@ export function deriveTouchpoint(input: TouchpointInput): Touchpoint {
   const medium = clip(chosen.medium);
   const channel = classifyChannel({ source, medium, campaign });
   const clickIdParam = clickId?.param ?? '';
+  const ids = adIdsOf(params);
   return {
     origin: chosen.origin,
     channel,
@@ -101,6 +104,7 @@ export function deriveTouchpoint(input: TouchpointInput): Touchpoint {
     utmId: clip(getParam(params, 'utm_id') ?? ''),
     linkCode: clip(chosen.linkCode),
     clickIdParam,
+    ...ids,
   };
 }
 

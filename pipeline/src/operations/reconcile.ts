@@ -30,6 +30,8 @@ import {
   emptyDelta,
   writeAnalytics,
 } from '../adapters/analytics-rollups';
+import { accumulateAdCredits, type AdRollupSums, mergeAdDeltas } from '../domain/ad-rollup';
+import { adRollupDrift, applyAdRollupDelta } from '../adapters/ad-rollup';
 
 export interface DriftRow {
   view:
@@ -39,6 +41,7 @@ export interface DriftRow {
     | 'conversion_credits'
     | 'attribution_daily'
     | 'attribution_by_source'
+    | 'attribution_by_ad'
     | 'ad_spend_daily'
     | AnalyticsRollup;
   key: string;
@@ -95,13 +98,17 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
       if (opts.repair) {
         await q('reconcile.lock', `lock table ${VIEW_TABLES.join(', ')} in exclusive mode`);
       }
-      const [store] = await q<{ timezone: string; lookback_days: number }>(
+      const [store] = await q<{ timezone: string; lookback_days: number; half_life_days: number }>(
         'reconcile.store',
-        'select timezone, lookback_days from stores where store_id = $1',
+        'select timezone, lookback_days, half_life_days::float8 as half_life_days from stores where store_id = $1',
         [storeId],
       );
       if (!store) throw new Error(`no store with id ${storeId}`);
-      const rules: StoreRules = { timezone: store.timezone, lookbackDays: store.lookback_days };
+      const rules: StoreRules = {
+        timezone: store.timezone,
+        lookbackDays: store.lookback_days,
+        halfLifeDays: store.half_life_days,
+      };
 
       // Identity from the links alone.
       const [clientRows, linkRows] = await Promise.all([
@@ -149,6 +156,7 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
 
       // Recompute every person, chunk by chunk, comparing sessions and conversions as we go.
       const expectedRollup = new Map<string, RollupDelta>();
+      const expectedAdRollup = new Map<string, AdRollupSums>();
       const expectedDigest = new Map<string, { digest: string; day: string }>();
       const expectedAnalytics = emptyDelta();
       let conversions = 0;
@@ -167,6 +175,7 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
             conversions++;
             expectedDigest.set(`${c.goal}\u0000${c.key}`, { digest: digestOf(c, v.personId), day: c.day });
             accumulateCredits(expectedRollup, creditRowsOf(c), 1);
+            accumulateAdCredits(expectedAdRollup, creditRowsOf(c), 1);
           }
         }
         if (opts.repair) {
@@ -186,10 +195,13 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
           medium: string;
           campaign: string;
           landing_page: string;
+          campaign_id: string;
+          ad_set_id: string;
+          ad_id: string;
         }>(
           'reconcile.sessions',
-          `select client_id, started_at, origin, source, medium, campaign, landing_page from sessions
-         where store_id = $1 and client_id = any($2::text[])`,
+          `select client_id, started_at, origin, source, medium, campaign, landing_page, campaign_id, ad_set_id, ad_id
+         from sessions where store_id = $1 and client_id = any($2::text[])`,
           [storeId, loaded.clientIds],
         );
         const expectedSessions = new Map(
@@ -203,6 +215,9 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
                 medium: s.touch.medium,
                 campaign: s.touch.campaign,
                 landing_page: s.touch.landingPage,
+                campaign_id: s.touch.campaignId,
+                ad_set_id: s.touch.adSetId,
+                ad_id: s.touch.adId,
               },
             ]),
         );
@@ -215,6 +230,9 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
             medium: r.medium,
             campaign: r.campaign,
             landing_page: r.landing_page,
+            campaign_id: r.campaign_id,
+            ad_set_id: r.ad_set_id,
+            ad_id: r.ad_id,
           };
           if (!exp || JSON.stringify(exp) !== JSON.stringify(act))
             report({ view: 'sessions', key, expected: exp ?? null, actual: act });
@@ -327,6 +345,9 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
         ),
       );
 
+      // The ad rollup, and the paid credits summed by ad.
+      for (const d of await adRollupDrift(q, storeId, expectedAdRollup, opts)) report(d);
+
       // Spend: the rollup against the ad spend rows.
       const spend = await q<{ key: string; expected: SpendDelta | null; actual: SpendDelta | null }>(
         'reconcile.spend',
@@ -377,6 +398,7 @@ async function repairViews(
   // Re-insert conversions and credits person by person through the same writer the pipeline uses.
   const rollup = new Map<string, RollupDelta>();
   const analytics = emptyDelta();
+  const adRollup = new Map<string, AdRollupSums>();
   for (let i = 0; i < personIds.length; i += 500) {
     const ids = personIds.slice(i, i + 500);
     const members = ids.flatMap((p) => groups.get(p)!.map((client_id) => ({ client_id, person_id: p })));
@@ -390,6 +412,7 @@ async function repairViews(
       loaded.facts.map((f, k) => contributionOf(f, views[k]!, rules.timezone)),
       analytics,
     );
+    mergeAdDeltas(adRollup, diff.adDelta);
     for (const [k, d] of diff.delta) {
       const cur = rollup.get(k) ?? { weight: 0, newWeight: 0, valueMicros: 0, cogsMicros: 0 };
       cur.weight += d.weight;
@@ -401,6 +424,7 @@ async function repairViews(
   }
   await applyAttributionDelta(q, storeId, rollup);
   await applyAnalyticsDelta(q, storeId, analytics);
+  await applyAdRollupDelta(q, storeId, adRollup);
   await q(
     'repair.spend',
     `insert into ad_spend_daily (store_id, day, platform, channel, source, medium, campaign, spend_micros, impressions, clicks, conv_value_micros)

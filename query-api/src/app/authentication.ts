@@ -27,12 +27,13 @@ export const RATE_CLASSES: Record<string, number> = {
   journey: 20,
   link_builder: 10,
   customers: 10,
+  settings: 10,
   ingest: 200,
   mcp: 20,
 };
 
 /** The classes of operations that only read reports: what a dashboard key opens. */
-export const DASHBOARD_KEY_CLASSES: ReadonlySet<string> = new Set(['report', 'journey', 'mcp']);
+export const DASHBOARD_KEY_CLASSES: ReadonlySet<string> = new Set(['report', 'journey', 'settings', 'mcp']);
 
 const HEADER_OF: Record<string, { kind: CredentialKind; header: string }> = {
   api_key: { kind: 'api_key', header: 'apikey' },

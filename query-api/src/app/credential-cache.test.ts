@@ -7,6 +7,7 @@ const store = (id: string): StoreRecord => ({
   timezone: 'UTC',
   currency: 'USD',
   lookback_days: 30,
+  half_life_days: 7,
   created_at: new Date(0),
 });
 

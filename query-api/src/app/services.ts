@@ -2,6 +2,7 @@
  * The query API's services, built once by the composition root (api.ts) with their explicit dependencies,
  * and handed to the controllers by tsoa's IoC hook (ioc.ts). A service never sees the whole app context.
  */
+import { AdAnalysisService } from '../services/ad-analysis.service';
 import { CustomersService } from '../services/customers.service';
 import { DashboardReadsService } from '../services/dashboard-reads.service';
 import { IngestService } from '../services/ingest.service';
@@ -12,14 +13,17 @@ import { InfluencerService } from '../services/influencer.service';
 import { LandingPageService } from '../services/landing-page.service';
 import { ProductAnalysisService } from '../services/product-analysis.service';
 import { WebAnalysisService } from '../services/web-analysis.service';
+import { SettingsService } from '../services/settings.service';
 import { authenticate } from './authentication';
 import type { AppContext, Principal } from './context';
 
 export interface ApiServices {
   reports: ReportService;
+  adAnalysis: AdAnalysisService;
   orders: OrderService;
   links: LinkService;
   customers: CustomersService;
+  settings: SettingsService;
   dashboardReads: DashboardReadsService;
   ingest: IngestService;
   webAnalysis: WebAnalysisService;
@@ -44,10 +48,12 @@ export function createServices(ctx: AppContext): ApiServices {
   });
   return {
     reports,
+    adAnalysis: new AdAnalysisService(db),
     dashboardReads: new DashboardReadsService(db, reports, now),
     orders: new OrderService(db, config.shortLinkHost),
     links,
     customers: new CustomersService(db),
+    settings: new SettingsService(db, now),
     ingest: new IngestService({
       publisher,
       logger,

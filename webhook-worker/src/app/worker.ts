@@ -27,6 +27,7 @@ import {
 } from '../destination-repo';
 import { createWebhookMetrics, type WebhookMetrics } from '../metrics';
 import { createSecretBox, type SecretBox } from '../secret-box';
+import { createDeliveryStatusRecorder } from '../delivery-status';
 import { startHealthServer } from '../../../runtime/health-server';
 import type { WebhookWorkerConfig } from './config';
 
@@ -86,8 +87,10 @@ export async function startWebhookWorker(
     config.destinationCacheMs,
     Date.now,
   );
+  const noteStatus = createDeliveryStatusRecorder(db, logger, 5000, Date.now);
   const observer: DeliveryObserver = {
     attempt(a) {
+      if (a.outcome !== 'requeued') noteStatus(a.storeId, a.destinationId, a.outcome === 'delivered');
       metrics.attempts.inc({ status: a.statusClass });
       metrics.duration.observe({ status: a.statusClass }, a.latencyMs / 1000);
       const fields = {

@@ -1,0 +1,140 @@
+/**
+ * Settings operations (docs/product.md, Settings): the attribution models and conversion goals a store's
+ * reports accept, and the connections that feed it and that it feeds.
+ */
+import type { Goal, Model } from './attribution';
+
+/** An empty JSON object: the body of every settings operation. */
+export type EmptyBody = Record<string, never>;
+
+/** Shares of the first, middle and last touchpoints, where a model is described by them. */
+export interface PositionWeights {
+  first: number;
+  middle: number;
+  last: number;
+}
+
+/** One attribution model. */
+export interface ModelSettingRecord {
+  /** What `model` accepts. */
+  code: Model;
+  name: string;
+  /** The built-in model this one is (every model is a built-in today). */
+  base_model: Model;
+  /**
+   * The store's lookback window in days.
+   * @isInt
+   */
+  lookback_days: number;
+  /** The shares for first, last and position (position: 0.4 / 0.2 / 0.4 for three or more touchpoints); null otherwise. */
+  position_weights: PositionWeights | null;
+  /** The store's half-life for `time_decay`; null for the other models. */
+  half_life_days: number | null;
+  /** The model reports are read under when none is named (`last`). */
+  is_default: boolean;
+  description: string;
+}
+
+export interface SettingModelsData {
+  records: ModelSettingRecord[];
+}
+
+export interface SettingModelsResponse {
+  /** @isInt */
+  code: number;
+  message: string;
+  data: SettingModelsData;
+}
+
+/** One conversion goal. */
+export interface GoalSettingRecord {
+  /** What `goal` accepts. */
+  code: Goal;
+  name: string;
+  /** The storefront event that converts (`checkout_completed`, `product_added_to_cart`, ...). */
+  event_type: string;
+  /** @isInt */
+  lookback_days: number;
+  /**
+   * Conversions of the goal in the last 30 days (by conversion time).
+   * @isInt
+   */
+  conversion_num: number;
+}
+
+export interface SettingGoalsData {
+  goals: GoalSettingRecord[];
+}
+
+export interface SettingGoalsResponse {
+  /** @isInt */
+  code: number;
+  message: string;
+  data: SettingGoalsData;
+}
+
+/** Kinds of sources besides the ad platforms. */
+export const SOURCE_TYPES = ['shopify_pixel', 'web_snippet', 'store_push'] as const;
+
+/** One source that feeds the store, as seen from what it received. */
+export interface SourceConnectionRecord {
+  /** `shopify_pixel`, `web_snippet`, `store_push`, or `ad:<platform>:<account id>`. */
+  id: string;
+  /** `shopify_pixel`, `web_snippet`, `store_push`, or the ad platform of ad-spend pushes (`google`, `facebook`, ...). */
+  platform_type: string;
+  /** The ad account for an ad platform, else `""`. */
+  account_id: string;
+  name: string;
+  /** Whether something arrived in the last 7 days. */
+  connected: boolean;
+  /** When the latest event, push or ad-spend row arrived (`YYYY-MM-DD HH:MM:SS`, store time); null when never. */
+  last_event_at: string | null;
+  /**
+   * What arrived in the last 24 hours (events, pushed records or ad-spend rows).
+   * @isInt
+   */
+  events_24h: number;
+}
+
+export interface SourceConnectionData {
+  records: SourceConnectionRecord[];
+}
+
+export interface SourceConnectionResponse {
+  /** @isInt */
+  code: number;
+  message: string;
+  data: SourceConnectionData;
+}
+
+/** One identity-event destination. */
+export interface DestinationConnectionRecord {
+  id: string;
+  /** `webhook` (a Standard Webhooks endpoint or Klaviyo's Create Event API). */
+  platform_type: 'webhook';
+  /** The destination's host, and `(klaviyo)` for a Klaviyo destination. */
+  name: string;
+  status: 'enabled' | 'disabled';
+  /** Each of the six identity events: whether this destination receives it. */
+  server_config: Record<string, boolean>;
+  /** Last successful delivery (`YYYY-MM-DD HH:MM:SS`, store time); null when none yet. */
+  last_delivery_at: string | null;
+  /** Whether the latest attempt known failed (a failure after the last success). */
+  failing: boolean;
+  /**
+   * Dead letters waiting for a redrive.
+   * @isInt
+   */
+  dead_letters: number;
+}
+
+export interface DestinationConnectionData {
+  records: DestinationConnectionRecord[];
+}
+
+export interface DestinationConnectionResponse {
+  /** @isInt */
+  code: number;
+  message: string;
+  data: DestinationConnectionData;
+}

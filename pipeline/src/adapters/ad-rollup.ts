@@ -1,0 +1,132 @@
+/**
+ * The ad rollup in PostgreSQL (`attribution_by_ad`, docs/product.md, Ads attribution): applying a credit delta
+ * inside the batch transaction, and comparing the stored rollup (and the stored credits summed the same way)
+ * with a recomputation for the reconciliation.
+ */
+import type { Query } from '../../../storage/db';
+import { AD_ROLLUP_DIMS, type AdRollupSums, isZeroSums } from '../domain/ad-rollup';
+
+/**
+ * Adds a delta to the ad rollup and removes the groups it brought back to zero, as a recomputation would not
+ * have them. Keys are applied in sorted order, so concurrent workers lock rows in one order.
+ */
+export async function applyAdRollupDelta(
+  q: Query,
+  storeId: string,
+  delta: ReadonlyMap<string, AdRollupSums>,
+): Promise<void> {
+  const entries = [...delta].filter(([, d]) => !isZeroSums(d)).sort(([a], [b]) => (a < b ? -1 : 1));
+  if (entries.length === 0) return;
+  const parts = entries.map(([k]) => k.split('\u0000'));
+  const args = [
+    storeId,
+    ...AD_ROLLUP_DIMS.map((_, i) => parts.map((p) => p[i])),
+    entries.map(([, d]) => d.weight),
+    entries.map(([, d]) => d.newWeight),
+    entries.map(([, d]) => d.valueMicros),
+    entries.map(([, d]) => d.cogsMicros),
+  ];
+  const types = AD_ROLLUP_DIMS.map((d, i) => `$${i + 2}::${d === 'day' ? 'date' : 'text'}[]`);
+  const n = AD_ROLLUP_DIMS.length + 2;
+  const input = `unnest(${types.join(', ')}, $${n}::bigint[], $${n + 1}::bigint[], $${n + 2}::bigint[], $${n + 3}::bigint[])
+    as t(${AD_ROLLUP_DIMS.join(', ')}, weight, new_weight, value_micros, cogs_micros)`;
+  await q(
+    'views.attribution_by_ad_upsert',
+    `insert into attribution_by_ad as a (store_id, ${AD_ROLLUP_DIMS.join(', ')}, weight, new_weight, value_micros, cogs_micros)
+     select $1, * from ${input}
+     on conflict (store_id, goal, model, day, channel, platform, campaign, campaign_id, ad_set_id, ad_id) do update set
+       weight = a.weight + excluded.weight, new_weight = a.new_weight + excluded.new_weight,
+       value_micros = a.value_micros + excluded.value_micros, cogs_micros = a.cogs_micros + excluded.cogs_micros`,
+    args,
+  );
+  await q(
+    'views.attribution_by_ad_prune',
+    `delete from attribution_by_ad a using ${input}
+     where a.store_id = $1 and ${AD_ROLLUP_DIMS.map((d) => `a.${d} = t.${d}`).join(' and ')}
+       and a.weight = 0 and a.new_weight = 0 and a.value_micros = 0 and a.cogs_micros = 0`,
+    args,
+  );
+}
+
+/** One row of the ad rollup's drift: which table, the key (`|`-joined) and both sides. */
+export interface AdRollupDrift {
+  view: 'attribution_by_ad' | 'conversion_credits';
+  key: string;
+  expected: AdRollupSums | null;
+  actual: AdRollupSums | null;
+}
+
+interface SumsRow {
+  day: string;
+  goal: string;
+  model: string;
+  channel: string;
+  platform: string;
+  campaign: string;
+  campaign_id: string;
+  ad_set_id: string;
+  ad_id: string;
+  weight: string;
+  new_weight: string;
+  value_micros: string;
+  cogs_micros: string;
+}
+
+/**
+ * Differences between `expected` (the recomputation, keyed by adRollupKey) and what the store holds, over the
+ * days [from, to) (either end open when absent): the ad rollup itself, and the stored credits of paid
+ * touchpoints summed by the same key (which checks the ad ids the credits carry).
+ */
+export async function adRollupDrift(
+  q: Query,
+  storeId: string,
+  expected: ReadonlyMap<string, AdRollupSums>,
+  range: { from?: string; to?: string },
+): Promise<AdRollupDrift[]> {
+  const inRange = (day: string): boolean => (!range.from || day >= range.from) && (!range.to || day < range.to);
+  const dims = `to_char(day, 'YYYY-MM-DD') as day, goal, model, channel, platform, campaign, campaign_id, ad_set_id, ad_id`;
+  const days = `($2::date is null or day >= $2::date) and ($3::date is null or day < $3::date)`;
+  const params = [storeId, range.from ?? null, range.to ?? null];
+  const sources: Array<[AdRollupDrift['view'], SumsRow[]]> = [
+    [
+      'attribution_by_ad',
+      await q<SumsRow>(
+        'reconcile.attribution_by_ad',
+        `select ${dims}, weight, new_weight, value_micros, cogs_micros from attribution_by_ad where store_id = $1 and ${days}`,
+        params,
+      ),
+    ],
+    [
+      'conversion_credits',
+      await q<SumsRow>(
+        'reconcile.credits_by_ad',
+        `select ${dims}, sum(weight) as weight, sum(new_weight) as new_weight, sum(value_micros) as value_micros,
+                sum(cogs_micros) as cogs_micros
+         from conversion_credits where store_id = $1 and platform <> '' and ${days}
+         group by day, goal, model, channel, platform, campaign, campaign_id, ad_set_id, ad_id
+         having sum(weight) <> 0 or sum(new_weight) <> 0 or sum(value_micros) <> 0 or sum(cogs_micros) <> 0`,
+        params,
+      ),
+    ],
+  ];
+  const drift: AdRollupDrift[] = [];
+  for (const [view, rows] of sources) {
+    const want = new Map([...expected].filter(([k, d]) => !isZeroSums(d) && inRange(k.split('\u0000')[0]!)));
+    for (const r of rows) {
+      const k = AD_ROLLUP_DIMS.map((d) => r[d]).join('\u0000');
+      const actual: AdRollupSums = {
+        weight: Number(r.weight),
+        newWeight: Number(r.new_weight),
+        valueMicros: Number(r.value_micros),
+        cogsMicros: Number(r.cogs_micros),
+      };
+      const exp = want.get(k);
+      if (!exp || JSON.stringify(exp) !== JSON.stringify(actual)) {
+        drift.push({ view, key: k.split('\u0000').join('|'), expected: exp ?? null, actual });
+      }
+      want.delete(k);
+    }
+    for (const [k, exp] of want) drift.push({ view, key: k.split('\u0000').join('|'), expected: exp, actual: null });
+  }
+  return drift;
+}

@@ -1,0 +1,90 @@
+/**
+ * The ad rollup's key and deltas (docs/product.md, Ads attribution): the credits of paid touchpoints (platform
+ * not "") summed by day, goal, model, channel, platform, campaign and the three ad ids. Pure: the incremental
+ * maintainer, the repair and the reconciliation all derive it from credits with these functions.
+ */
+
+/** The columns of the ad rollup's key after store_id, in the order of {@link adRollupKey}. */
+export const AD_ROLLUP_DIMS = [
+  'day',
+  'goal',
+  'model',
+  'channel',
+  'platform',
+  'campaign',
+  'campaign_id',
+  'ad_set_id',
+  'ad_id',
+] as const;
+
+/** What a credit brings to the ad rollup. */
+export interface AdCreditLike {
+  day: string;
+  goal: string;
+  model: string;
+  channel: string;
+  platform: string;
+  campaign: string;
+  campaignId: string;
+  adSetId: string;
+  adId: string;
+  weight: number;
+  newWeight: number;
+  valueMicros: number;
+  cogsMicros: number;
+}
+
+/** Integer sums of one ad rollup group. */
+export interface AdRollupSums {
+  weight: number;
+  newWeight: number;
+  valueMicros: number;
+  cogsMicros: number;
+}
+
+/** Only paid touchpoints are in the ad rollup. */
+export const isPaidCredit = (c: Pick<AdCreditLike, 'platform'>): boolean => c.platform !== '';
+
+/** The ad rollup key of a credit, as one string (NUL-separated, in {@link AD_ROLLUP_DIMS} order). */
+export function adRollupKey(
+  c: Pick<
+    AdCreditLike,
+    'day' | 'goal' | 'model' | 'channel' | 'platform' | 'campaign' | 'campaignId' | 'adSetId' | 'adId'
+  >,
+): string {
+  return [c.day, c.goal, c.model, c.channel, c.platform, c.campaign, c.campaignId, c.adSetId, c.adId].join('\u0000');
+}
+
+/** Adds `sign` times the paid credits into `into` (exact integer arithmetic; unpaid credits are skipped). */
+export function accumulateAdCredits(
+  into: Map<string, AdRollupSums>,
+  credits: Iterable<AdCreditLike>,
+  sign: 1 | -1,
+): void {
+  for (const c of credits) {
+    if (!isPaidCredit(c)) continue;
+    const k = adRollupKey(c);
+    const d = into.get(k) ?? { weight: 0, newWeight: 0, valueMicros: 0, cogsMicros: 0 };
+    d.weight += sign * c.weight;
+    d.newWeight += sign * c.newWeight;
+    d.valueMicros += sign * c.valueMicros;
+    d.cogsMicros += sign * c.cogsMicros;
+    into.set(k, d);
+  }
+}
+
+/** Adds one delta map into another. */
+export function mergeAdDeltas(into: Map<string, AdRollupSums>, from: ReadonlyMap<string, AdRollupSums>): void {
+  for (const [k, d] of from) {
+    const cur = into.get(k) ?? { weight: 0, newWeight: 0, valueMicros: 0, cogsMicros: 0 };
+    cur.weight += d.weight;
+    cur.newWeight += d.newWeight;
+    cur.valueMicros += d.valueMicros;
+    cur.cogsMicros += d.cogsMicros;
+    into.set(k, cur);
+  }
+}
+
+/** Whether every sum of a group is zero (such a group is not stored). */
+export const isZeroSums = (d: AdRollupSums): boolean =>
+  d.weight === 0 && d.newWeight === 0 && d.valueMicros === 0 && d.cogsMicros === 0;
