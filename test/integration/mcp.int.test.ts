@@ -178,7 +178,12 @@ async function connect(
 const text = (result: CallToolResult): string =>
   result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
+// /mcp allows 20 requests per second per key: the tests call tools at most every 60 ms, as a client should.
+let lastCallAt = 0;
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  const wait = lastCallAt + 60 - Date.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  lastCallAt = Date.now();
   return (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as CallToolResult;
 }
 
