@@ -12,6 +12,7 @@ import type {
   CampaignOrderListData,
   CampaignOrderListRequest,
 } from '../../contracts/src/ads';
+import type { DataHealth } from '../../contracts/src/dashboard';
 import type { SettingGoalsData, SettingModelsData } from '../../contracts/src/settings';
 import { API_VERSION } from '../../contracts/src/reports';
 import type {
@@ -63,6 +64,7 @@ export interface ReportClient {
   campaignOrders(body: CampaignOrderListRequest): Promise<CampaignOrderListData>;
   modelSettings(): Promise<SettingModelsData>;
   goalSettings(): Promise<SettingGoalsData>;
+  dataHealth(): Promise<DataHealth>;
 }
 
 /** A refused or failed call. `status` is the HTTP status, 0 when the API could not be reached. */
@@ -168,5 +170,6 @@ export function createReportClient(opts: ReportClientOptions): ReportClient {
     campaignOrders: (body) => post('order/campaign-list', body),
     modelSettings: () => post('get/setting-models', {}),
     goalSettings: () => post('get/setting-goals', {}),
+    dataHealth: () => post('get/data-health', {}),
   };
 }

@@ -34,6 +34,7 @@ import { REPORT_TOOLS } from '../../mcp/src/tools';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { planDemo } from '../../scripts/demo/generate';
+import type { DataHealth } from '../../contracts/src/dashboard';
 import { pushDemo } from '../../scripts/demo/push';
 import { TEST_PARTITIONS } from '../support/env';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
@@ -237,6 +238,7 @@ describe.each([
       'ad_customers',
       'campaign_orders',
       'models_and_goals',
+      'data_health',
     ]);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint).toBe(true);
@@ -484,6 +486,16 @@ describe.each([
     const { request: ordersRequest, ...ordersData } = orders;
     expect(ordersRequest).toMatchObject({ campaign: 'brand_search', model: 'first', goal: 'purchase' });
     expect(ordersData).toEqual(await directData('order/campaign-list', ordersRequest));
+  });
+
+  it('data_health equals get/data-health (the minute-by-minute clock aside)', async () => {
+    const out = await callOk<DataHealth>(client, 'data_health');
+    const direct = await directData<DataHealth>('get/data-health', {});
+    const { now: _n1, events_per_minute: perMinute, ...rest } = out;
+    const { now: _n2, events_per_minute: _p2, ...directRest } = direct;
+    expect(rest).toEqual(directRest);
+    expect(perMinute).toHaveLength(60);
+    expect(rest.last_event_by_source.find((s) => s.source === 'storefront_events')?.total).toBeGreaterThan(0);
   });
 
   it('models_and_goals lists the five models and the four goals', async () => {

@@ -19,6 +19,7 @@ import { webFunnel } from './web-funnel';
 import { landingPageSummary } from './landing-page-summary';
 import { productReport } from './product-report';
 import { influencerReport } from './influencer-report';
+import { dataHealth } from './data-health';
 
 export const REPORT_TOOLS: readonly ReportTool[] = [
   attributionReport,
@@ -36,4 +37,5 @@ export const REPORT_TOOLS: readonly ReportTool[] = [
   adCustomers,
   campaignOrders,
   modelsAndGoals,
+  dataHealth,
 ];
