@@ -52,7 +52,7 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
     };
     await Promise.all(Array.from({ length: opts.concurrency }, worker));
     const acceptedAt = performance.now();
-    await waitForCommitted(env, opts.events, 20);
+    await waitForCommitted(env, opts.events);
     const done = performance.now();
     const [apiCpu1, pipelineCpu1] = await cpu();
     const perEvent = (s: number) => Math.round((s * 1e6) / opts.events);
