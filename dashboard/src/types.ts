@@ -110,3 +110,11 @@ export interface SettingModel {
   lookback_days: number;
   is_default: boolean;
 }
+
+/** The analytics operations' shapes, as the contracts define them (docs/product.md, Analytics). */
+export type {
+  LandingPageSummary,
+  WebAnalysisDimension,
+  WebAnalysisRecord,
+  WebAnalysisSummary,
+} from '../../contracts/src/analytics';

@@ -4,9 +4,10 @@
  * pipeline and PostgreSQL, on a small demo store (docs/product.md, Dashboard): sign-in with the read-only
  * dashboard key; every view renders without console errors; the overview's totals are get-list-sum's; switching
  * the model changes the channel figures to get-list's under that model; the model comparison shows every model
- * with the API's figures; an order's journey timeline is order/event's; the dashboard key cannot create a link,
- * push an event or read customers (403) while the API key creates and copies one; first meaningful paint under
- * 1 s. Screenshots of each view go to test-artifacts/dashboard (git-ignored).
+ * with the API's figures; an order's journey timeline is order/event's; the funnel and landing pages show the
+ * web-analysis figures; the dashboard key cannot create a link, push an event or read customers (403) while the
+ * API key creates and copies one; first meaningful paint under 1 s. Screenshots of each view go to
+ * test-artifacts/dashboard (git-ignored).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -73,6 +74,26 @@ interface Summary {
   roas: number;
   new_lead_conversions: number;
   net_profit: number;
+}
+
+interface WebSummary {
+  unique_users: number;
+  new_users: number;
+  total_sessions: number;
+  product_view_users: number;
+  atc_users: number;
+  checkout_users: number;
+  payment_info_users: number;
+  purchase_users: number;
+  purchases: number;
+  revenue: number;
+  spend: number;
+}
+
+interface LandingSummary {
+  visitors: number;
+  sessions: number;
+  events: Array<{ event: string; users: number; count: number }>;
 }
 
 beforeAll(async () => {
@@ -261,6 +282,80 @@ describe('the dashboard on a demo store', () => {
     await screenshot('health');
   });
 
+  it('shows the web funnel of get/web-analysis, the whole funnel first, and a landing page’s events', async () => {
+    await openView('funnel');
+    const figures = (r: WebSummary): Array<string | number> => [
+      r.unique_users,
+      r.new_users,
+      r.total_sessions,
+      r.product_view_users,
+      r.atc_users,
+      r.checkout_users,
+      r.payment_info_users,
+      r.purchase_users,
+      money(r.purchases),
+      money(r.revenue),
+      money(r.spend),
+    ];
+    // The table's columns, less the percentages.
+    const shown = (row: string[]): Array<string | number> => [
+      row[0]!,
+      ...[1, 2, 3, 5, 6, 7, 8, 9, 11, 12, 13].map((i) => parseFigure(row[i]!)),
+    ];
+    const [sum, byChannel] = await Promise.all([
+      apiCall<WebSummary>('get/web-analysis/list-sum', RANGE),
+      apiCall<{ records: Array<WebSummary & { channel: string; landing_page: string }> }>('get/web-analysis/list', {
+        ...RANGE,
+        dimensions: ['channel'],
+        page: 1,
+        page_size: 100,
+      }),
+    ]);
+    expect(sum.unique_users).toBeGreaterThan(10);
+    expect(sum.purchase_users).toBeGreaterThan(0);
+    expect((await tableRows('funnel-table')).map(shown)).toEqual([
+      ['All sessions', ...figures(sum)],
+      ...byChannel.records.map((r) => [r.channel || '(none)', ...figures(r)]),
+    ]);
+    expect(await page.$$eval('[data-testid="funnel-steps"] .step', (s) => s.length)).toBe(6);
+
+    const pages = await apiCall<{ records: Array<WebSummary & { landing_page: string }> }>('get/web-analysis/list', {
+      ...RANGE,
+      dimensions: ['landing_page'],
+      page: 1,
+      page_size: 20,
+    });
+    const landing = await tableRows('landing-table');
+    expect(landing.map((r) => [r[0], parseFigure(r[1]!), parseFigure(r[2]!)])).toEqual(
+      pages.records.map((r) => [r.landing_page || '(none)', r.unique_users, r.total_sessions]),
+    );
+    const first = pages.records.findIndex((r) => r.landing_page.startsWith('/'));
+    await page.click(`[data-testid="landing-table"] tbody tr:nth-child(${first + 1})`);
+    const events = async (landingPage: string) => {
+      await page.waitForFunction(
+        (lp) => document.querySelector('[data-testid="landing-summary"]')?.textContent?.startsWith(`${lp}:`),
+        landingPage,
+      );
+      await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0);
+      const summary = await apiCall<LandingSummary>('get/landing-page/event-summary', {
+        ...RANGE,
+        landing_page: landingPage,
+      });
+      expect(summary.visitors).toBeGreaterThan(0);
+      expect(await page.textContent('[data-testid="landing-summary"]')).toBe(
+        `${landingPage}: ${summary.visitors.toLocaleString('en-US')} visitors in ${summary.sessions.toLocaleString('en-US')} sessions`,
+      );
+      expect(
+        (await tableRows('landing-events-table')).map((r) => [r[0], parseFigure(r[1]!), parseFigure(r[2]!)]),
+      ).toEqual(summary.events.map((e) => [e.event, e.users, e.count]));
+    };
+    await events(pages.records[first]!.landing_page);
+    await page.fill('[data-testid="landing-input"]', '/products/*');
+    await page.press('[data-testid="landing-input"]', 'Enter');
+    await events('/products/*');
+    await screenshot('funnel');
+  });
+
   it('cannot create a link, push an event or read customers with the dashboard key (403)', async () => {
     await openView('links');
     await page.fill('input[name="landing_page"]', 'https://shop.example/collections/summer');
@@ -320,10 +415,13 @@ describe('the dashboard on a demo store', () => {
 
   it('fits a phone screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await openView('overview');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-    await screenshot('overview-phone');
+    // The overview, and the views with layouts of their own beyond tables (which scroll inside their frame).
+    for (const view of ['overview', 'funnel']) {
+      await openView(view);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect({ view, overflow: Math.max(0, overflow) }).toEqual({ view, overflow: 0 });
+      await screenshot(`${view}-phone`);
+    }
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 

@@ -1,11 +1,10 @@
 /**
  * The views, in menu order. A view is one module and one entry here; `requires` names the operation it is
- * built on, so that a view of an operation this server does not have yet stays out of the menu (the
- * drill-down to ads, funnel and landing pages, products and influencers are added this way when their
- * operations land).
+ * built on, so that a view of an operation this server does not have yet stays out of the menu.
  */
 import type { FunctionComponent } from 'preact';
 import { Channels } from './channels';
+import { Funnel } from './funnel';
 import { Health } from './health';
 import { Links } from './links';
 import { Models } from './models';
@@ -25,6 +24,7 @@ export const VIEWS: ViewDef[] = [
   { id: 'channels', title: 'Channels', component: Channels },
   { id: 'models', title: 'Model comparison', component: Models },
   { id: 'orders', title: 'Orders and journeys', component: Orders },
+  { id: 'funnel', title: 'Funnel and landing pages', component: Funnel, requires: 'get/web-analysis/list' },
   { id: 'links', title: 'Links', component: Links },
   { id: 'health', title: 'Data health', component: Health },
 ];
