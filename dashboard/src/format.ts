@@ -22,3 +22,18 @@ const DAY_MS = 86_400_000;
 const toMs = (day: string): number => Date.parse(`${day}T00:00:00Z`);
 export const addDays = (day: string, n: number): string => new Date(toMs(day) + n * DAY_MS).toISOString().slice(0, 10);
 export const daysBetween = (start: string, end: string): number => Math.round((toMs(end) - toMs(start)) / DAY_MS);
+
+/**
+ * The first days of the periods of `granularity` that overlap [start, end), the first one clipped to start
+ * (as get/product-analysis/trend dates them): the x axis of a trend, periods without activity included.
+ */
+export function periodStarts(start: string, end: string, granularity: 'day' | 'week' | 'month'): string[] {
+  const out: string[] = [];
+  for (let d = start; d < end;) {
+    out.push(d);
+    if (granularity === 'day') d = addDays(d, 1);
+    else if (granularity === 'week') d = addDays(d, 7 - ((new Date(toMs(d)).getUTCDay() + 6) % 7));
+    else d = `${new Date(Date.UTC(Number(d.slice(0, 4)), Number(d.slice(5, 7)), 1)).toISOString().slice(0, 10)}`;
+  }
+  return out;
+}

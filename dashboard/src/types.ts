@@ -114,6 +114,10 @@ export interface SettingModel {
 /** The analytics operations' shapes, as the contracts define them (docs/product.md, Analytics). */
 export type {
   LandingPageSummary,
+  ProductAnalysisRecord,
+  ProductAnalysisSummary,
+  ProductChannelRecord,
+  ProductTrendPoint,
   WebAnalysisDimension,
   WebAnalysisRecord,
   WebAnalysisSummary,

@@ -4,10 +4,10 @@
  * pipeline and PostgreSQL, on a small demo store (docs/product.md, Dashboard): sign-in with the read-only
  * dashboard key; every view renders without console errors; the overview's totals are get-list-sum's; switching
  * the model changes the channel figures to get-list's under that model; the model comparison shows every model
- * with the API's figures; an order's journey timeline is order/event's; the funnel and landing pages show the
- * web-analysis figures; the dashboard key cannot create a link, push an event or read customers (403) while the
- * API key creates and copies one; first meaningful paint under 1 s. Screenshots of each view go to
- * test-artifacts/dashboard (git-ignored).
+ * with the API's figures; an order's journey timeline is order/event's; the funnel, landing pages and products
+ * show the analytics operations' figures; the dashboard key cannot create a link, push an event or read
+ * customers (403) while the API key creates and copies one; first meaningful paint under 1 s. Screenshots of
+ * each view go to test-artifacts/dashboard (git-ignored).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -94,6 +94,14 @@ interface LandingSummary {
   visitors: number;
   sessions: number;
   events: Array<{ event: string; users: number; count: number }>;
+}
+
+interface ProductSummary {
+  revenue: number;
+  gross_profit: number;
+  purchases: number;
+  units: number;
+  views: number;
 }
 
 beforeAll(async () => {
@@ -356,6 +364,47 @@ describe('the dashboard on a demo store', () => {
     await screenshot('funnel');
   });
 
+  it('shows the products of get/product-analysis, with a product’s trend and credited channels', async () => {
+    await openView('products');
+    const [sum, list] = await Promise.all([
+      apiCall<ProductSummary>('get/product-analysis/list-sum', RANGE),
+      apiCall<{ total: number; records: Array<ProductSummary & { product_id: string; title: string }> }>(
+        'get/product-analysis/list',
+        { ...RANGE, page: 1, page_size: 20 },
+      ),
+    ]);
+    expect(sum.revenue).toBeGreaterThan(0);
+    for (const key of ['revenue', 'gross_profit', 'purchases', 'units', 'views'] as const) {
+      const text = await page.textContent(`[data-testid="product-kpi-${key}"] .kpi-value`);
+      expect({ key, value: parseFigure(text!) }).toEqual({ key, value: money(sum[key]) });
+    }
+    const rows = await tableRows('products-table');
+    expect(rows.map((r) => [r[0], parseFigure(r[5]!), parseFigure(r[6]!), parseFigure(r[7]!)])).toEqual(
+      list.records.map((r) => [r.title || r.product_id, r.purchases, r.units, money(r.revenue)]),
+    );
+    // The first product is open: its trend, and its purchases' credits under the selected model.
+    const top = list.records[0]!;
+    expect(await page.textContent('[data-testid="product-name"]')).toBe(top.title || top.product_id);
+    await page.waitForSelector('[data-testid="product-trend"] canvas');
+    const model = await page.inputValue('[data-testid="model"]');
+    const channels = await apiCall<{
+      records: Array<{ channel: string; conversions: number; conversion_value: number }>;
+    }>('get/product-analysis/channel-list', {
+      ...RANGE,
+      product_ids: [top.product_id],
+      dimensions: ['channel'],
+      model,
+      page: 1,
+      page_size: 100,
+      orders: [{ column: 'conversion_value', order: 'desc' }],
+    });
+    expect(channels.records.length).toBeGreaterThan(0);
+    expect(
+      (await tableRows('product-channels-table')).map((r) => [r[0], parseFigure(r[1]!), parseFigure(r[2]!)]),
+    ).toEqual(channels.records.map((r) => [r.channel || '(none)', money(r.conversions), money(r.conversion_value)]));
+    await screenshot('products');
+  });
+
   it('cannot create a link, push an event or read customers with the dashboard key (403)', async () => {
     await openView('links');
     await page.fill('input[name="landing_page"]', 'https://shop.example/collections/summer');
@@ -416,7 +465,7 @@ describe('the dashboard on a demo store', () => {
   it('fits a phone screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     // The overview, and the views with layouts of their own beyond tables (which scroll inside their frame).
-    for (const view of ['overview', 'funnel']) {
+    for (const view of ['overview', 'funnel', 'products']) {
       await openView(view);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect({ view, overflow: Math.max(0, overflow) }).toEqual({ view, overflow: 0 });

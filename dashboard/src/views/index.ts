@@ -10,6 +10,7 @@ import { Links } from './links';
 import { Models } from './models';
 import { Orders } from './orders';
 import { Overview } from './overview';
+import { Products } from './products';
 
 export interface ViewDef {
   id: string;
@@ -25,6 +26,7 @@ export const VIEWS: ViewDef[] = [
   { id: 'models', title: 'Model comparison', component: Models },
   { id: 'orders', title: 'Orders and journeys', component: Orders },
   { id: 'funnel', title: 'Funnel and landing pages', component: Funnel, requires: 'get/web-analysis/list' },
+  { id: 'products', title: 'Products', component: Products, requires: 'get/product-analysis/list' },
   { id: 'links', title: 'Links', component: Links },
   { id: 'health', title: 'Data health', component: Health },
 ];
