@@ -113,6 +113,7 @@ export interface SettingModel {
 
 /** The analytics operations' shapes, as the contracts define them (docs/product.md, Analytics). */
 export type {
+  InfluencerRecord,
   LandingPageSummary,
   ProductAnalysisRecord,
   ProductAnalysisSummary,
@@ -122,3 +123,4 @@ export type {
   WebAnalysisRecord,
   WebAnalysisSummary,
 } from '../../contracts/src/analytics';
+export type { TrackingLinkRecord } from '../../contracts/src/reports';

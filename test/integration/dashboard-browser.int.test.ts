@@ -4,10 +4,10 @@
  * pipeline and PostgreSQL, on a small demo store (docs/product.md, Dashboard): sign-in with the read-only
  * dashboard key; every view renders without console errors; the overview's totals are get-list-sum's; switching
  * the model changes the channel figures to get-list's under that model; the model comparison shows every model
- * with the API's figures; an order's journey timeline is order/event's; the funnel, landing pages and products
- * show the analytics operations' figures; the dashboard key cannot create a link, push an event or read
- * customers (403) while the API key creates and copies one; first meaningful paint under 1 s. Screenshots of
- * each view go to test-artifacts/dashboard (git-ignored).
+ * with the API's figures; an order's journey timeline is order/event's; the funnel, landing pages, products and
+ * influencers show the analytics operations' figures; the dashboard key cannot create a link, push an event or
+ * read customers (403) while the API key creates and copies one, for a creator too; first meaningful paint
+ * under 1 s. Screenshots of each view go to test-artifacts/dashboard (git-ignored).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -460,6 +460,66 @@ describe('the dashboard on a demo store', () => {
       link,
     );
     await screenshot('links');
+  });
+
+  it('creates a creator’s link, copies it, and shows the creators and their links as the API does', async () => {
+    await openView('influencers');
+    await page.fill('input[name="landing_page"]', 'https://shop.example/products/tee');
+    await page.fill('input[name="campaign"]', 'mia-summer');
+    await page.fill('input[name="source"]', 'instagram');
+    await page.fill('input[name="medium"]', 'influencer');
+    await page.fill('input[name="creator"]', 'mia');
+    await page.click('[data-testid="link-form"] button[type="submit"]');
+    await page.waitForSelector('[data-testid="created-link"] code');
+    const link = (await page.textContent('[data-testid="created-link"] code'))!;
+    await page.click('[data-testid="created-link"] button');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="created-link"] button')?.textContent === 'Copied',
+    );
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    // A visitor follows the link: its click counts for the creator.
+    await request(api.url).get(new URL(link).pathname).expect(302);
+    await waitFor(
+      () => db.query('test.clicks', 'select 1 from link_clicks where store_id = $1', [shop.store.store_id]),
+      (r) => r.length === 1,
+    );
+    await openView('links');
+    await openView('influencers');
+    const creators = await apiCall<{ records: Array<Record<string, number> & { creator: string }> }>(
+      'get/influencer-analysis/list',
+      { ...RANGE, page: 1, page_size: 100 },
+    );
+    expect(creators.records.map((r) => [r.creator, r.links_count, r.clicks])).toEqual([
+      ['jo', 1, 0],
+      ['mia', 1, 1],
+    ]);
+    expect((await tableRows('creators-table')).map((r) => [r[0], ...r.slice(1, 8).map(parseFigure)])).toEqual(
+      creators.records.map((r) => [
+        r.creator,
+        r.links_count,
+        r.clicks,
+        r.total_users,
+        r.new_users,
+        money(r.add_to_cart!),
+        money(r.purchase!),
+        money(r.purchase_conversion_value!),
+      ]),
+    );
+    await page.click('[data-testid="creators-table"] tbody tr:nth-child(2)');
+    await page.waitForSelector('[data-testid="creator-links-table"] tbody tr');
+    const links = await apiCall<{ records: Array<{ tracking_link: string; clicks: number }> }>(
+      'get/influencer-analysis/link-list',
+      { ...RANGE, creator: 'mia', page: 1, page_size: 100 },
+    );
+    expect((await tableRows('creator-links-table')).map((r) => [r[0], r[1], r[2], parseFigure(r[4]!)])).toEqual(
+      links.records.map((r) => [r.tracking_link, 'Copy', 'https://shop.example/products/tee', r.clicks]),
+    );
+    expect(links.records.map((r) => r.tracking_link)).toEqual([link]);
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await page.click('[data-testid="creator-links-table"] tbody tr button');
+    await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t !== ''));
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    await screenshot('influencers');
   });
 
   it('fits a phone screen', async () => {

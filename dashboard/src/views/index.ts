@@ -6,6 +6,7 @@ import type { FunctionComponent } from 'preact';
 import { Channels } from './channels';
 import { Funnel } from './funnel';
 import { Health } from './health';
+import { Influencers } from './influencers';
 import { Links } from './links';
 import { Models } from './models';
 import { Orders } from './orders';
@@ -28,5 +29,11 @@ export const VIEWS: ViewDef[] = [
   { id: 'funnel', title: 'Funnel and landing pages', component: Funnel, requires: 'get/web-analysis/list' },
   { id: 'products', title: 'Products', component: Products, requires: 'get/product-analysis/list' },
   { id: 'links', title: 'Links', component: Links },
+  {
+    id: 'influencers',
+    title: 'Influencers',
+    component: Influencers,
+    requires: 'get/influencer-analysis/list',
+  },
   { id: 'health', title: 'Data health', component: Health },
 ];
