@@ -90,6 +90,7 @@ function Shell(props: { keyValue: string; boot: Bootstrap; onSignOut: () => void
     goals: boot.goals,
     lookbackDays: boot.lookbackDays,
     freshness: boot.freshness,
+    operations: boot.operations,
     select: (s) => go(view.id, { ...selection, ...s }),
   };
   const View = view.component;

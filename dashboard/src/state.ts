@@ -35,6 +35,8 @@ export interface AppState {
   goals: Option[];
   /** The store's lookback window in days when the API says it (get/setting-models), else null. */
   lookbackDays: number | null;
+  /** The operations of this server, for a view that goes deeper where the server allows. */
+  operations: ReadonlySet<string>;
   /** When the views last took in an event (store time), for the freshness label. */
   freshness: string | null;
   select: (s: Partial<Selection>) => void;

@@ -111,7 +111,7 @@ export interface SettingModel {
   is_default: boolean;
 }
 
-/** The analytics operations' shapes, as the contracts define them (docs/product.md, Analytics). */
+/** The analytics and ads operations' shapes, as the contracts define them (docs/product.md, Analytics, Ads attribution). */
 export type {
   InfluencerRecord,
   LandingPageSummary,
@@ -124,3 +124,4 @@ export type {
   WebAnalysisSummary,
 } from '../../contracts/src/analytics';
 export type { TrackingLinkRecord } from '../../contracts/src/reports';
+export type { AdCustomerRecord, AdFilter, AdRecord, AdSummary, CampaignOrderRecord } from '../../contracts/src/ads';

@@ -3,7 +3,9 @@
  * The dashboard in a real headless Chromium (Debian's, driven by playwright-core) against the real API, NATS,
  * pipeline and PostgreSQL, on a small demo store (docs/product.md, Dashboard): sign-in with the read-only
  * dashboard key; every view renders without console errors; the overview's totals are get-list-sum's; switching
- * the model changes the channel figures to get-list's under that model; the model comparison shows every model
+ * the model changes the channel figures to get-list's under that model; a channel without ads opens a campaign's
+ * orders (order/campaign-list) and a paid one drills down through the ad report's campaigns, ad sets and ads to
+ * the customers behind an ad, each level equal to the API's; the model comparison shows every model
  * with the API's figures; an order's journey timeline is order/event's; the funnel, landing pages, products and
  * influencers show the analytics operations' figures; the dashboard key cannot create a link, push an event or
  * read customers (403) while the API key creates and copies one, for a creator too; first meaningful paint
@@ -61,6 +63,13 @@ async function openView(view: string): Promise<void> {
   await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0);
 }
 
+/** Clicks the first row of a table whose cells pass `match`. */
+async function clickRow(testid: string, match: (cells: string[]) => boolean): Promise<void> {
+  const i = (await tableRows(testid)).findIndex(match);
+  expect(i).toBeGreaterThanOrEqual(0);
+  await page.click(`[data-testid="${testid}"] tbody tr:nth-child(${i + 1})`);
+}
+
 async function tableRows(testid: string): Promise<string[][]> {
   return page.$$eval(`[data-testid="${testid}"] tbody tr`, (rows) =>
     rows.map((r) => Array.from(r.querySelectorAll('td')).map((td: HTMLTableCellElement) => td.textContent ?? '')),
@@ -74,6 +83,21 @@ interface Summary {
   roas: number;
   new_lead_conversions: number;
   net_profit: number;
+}
+
+interface AdRecord {
+  channel: string;
+  platform: string;
+  campaign: string;
+  ad_set: string;
+  ad: string;
+  campaign_id: string;
+  ad_set_id: string;
+  ad_id: string;
+  spend: number;
+  clicks: number;
+  conversions: number;
+  conversion_value: number;
 }
 
 interface WebSummary {
@@ -223,9 +247,144 @@ describe('the dashboard on a demo store', () => {
     const first = await byModel('first');
     expect(first).not.toEqual(last);
     await waitFor(shown, (rows) => JSON.stringify(rows) === JSON.stringify(first));
-    await page.click('[data-testid="channels-table"] tbody tr');
+  });
+
+  it('opens a channel without ads to its campaigns and the orders credited to one, as order/campaign-list', async () => {
+    const model = await page.inputValue('[data-testid="model"]');
+    const body = { ...RANGE, model, goal: 'purchase' };
+    const paid = new Set(
+      (
+        await apiCall<{ records: AdRecord[] }>('get/ad-analysis/list', {
+          ...body,
+          dimensions: ['channel'],
+          page: 1,
+          page_size: 100,
+        })
+      ).records.map((r) => r.channel),
+    );
+    expect(paid.size).toBeGreaterThan(0);
+    const byCampaign = await apiCall<{ records: Array<{ channel: string; campaign: string; conversions: number }> }>(
+      'all-attribution/get-list',
+      {
+        ...body,
+        dimensions: ['channel', 'campaign'],
+        page: 1,
+        page_size: 100,
+        orders: [{ column: 'conversion_value', order: 'desc' }],
+      },
+    );
+    const target = byCampaign.records.find((r) => !paid.has(r.channel) && r.campaign !== '' && r.conversions > 0)!;
+    expect(target).toBeDefined();
+    await clickRow('channels-table', (r) => r[0] === target.channel);
     await page.waitForSelector('[data-testid="campaigns-table"] tbody tr');
+    expect((await tableRows('campaigns-table')).map((r) => r[0])).toEqual(
+      byCampaign.records.filter((r) => r.channel === target.channel).map((r) => r.campaign || '(none)'),
+    );
+    await clickRow('campaigns-table', (r) => r[0] === target.campaign);
+    await page.waitForSelector('[data-testid="campaign-orders-table"] tbody tr');
+    await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0);
+    const orders = await apiCall<{ total: number; records: Array<{ order_id: string; attributed_value: number }> }>(
+      'order/campaign-list',
+      { ...body, channel: target.channel, campaign: target.campaign, page: 1, page_size: 20 },
+    );
+    expect(orders.total).toBeGreaterThan(0);
+    expect((await tableRows('campaign-orders-table')).map((r) => [r[1], parseFigure(r[4]!)])).toEqual(
+      orders.records.map((r) => [r.order_id, money(r.attributed_value)]),
+    );
     await screenshot('channels');
+  });
+
+  it('drills from a paid channel down to an ad and the customers behind it, as the ad report answers', async () => {
+    const model = await page.inputValue('[data-testid="model"]');
+    const body = { ...RANGE, model, goal: 'purchase' };
+    // The path to the ad with the most conversions that has an id.
+    const ads = await apiCall<{ records: AdRecord[] }>('get/ad-analysis/list', {
+      ...body,
+      dimensions: ['channel', 'campaign', 'ad_set', 'ad'],
+      page: 1,
+      page_size: 100,
+      orders: [{ column: 'conversions', order: 'desc' }],
+    });
+    const target = ads.records.find((r) => r.ad_id !== '' && r.conversions > 0)!;
+    expect(target).toBeDefined();
+    /** A level's table against list-sum (its first row) and list under the filters, then the target's row opened. */
+    const level = async (
+      name: 'campaign' | 'ad_set' | 'ad',
+      dimensions: string[],
+      filters: Array<{ key: string; operator: string; value: string }>,
+      isTarget: (r: AdRecord) => boolean,
+    ): Promise<AdRecord> => {
+      await page.waitForSelector(`[data-testid="ad-${name}-table"] tbody tr`);
+      await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0);
+      const [sum, list] = await Promise.all([
+        apiCall<AdRecord>('get/ad-analysis/list-sum', { ...body, dimensions, filters }),
+        apiCall<{ total: number; records: AdRecord[] }>('get/ad-analysis/list', {
+          ...body,
+          dimensions,
+          filters,
+          page: 1,
+          page_size: 100,
+          orders: [{ column: 'conversion_value', order: 'desc' }],
+        }),
+      ]);
+      const figures = (r: AdRecord): number[] => [
+        money(r.spend),
+        r.clicks,
+        money(r.conversions),
+        money(r.conversion_value),
+      ];
+      // Name | (platform) | spend | impressions | clicks | ctr | conversions | revenue | roas | cpa
+      const at = name === 'campaign' ? 2 : 1;
+      const shown = (await tableRows(`ad-${name}-table`)).map((r) => [
+        r[0],
+        ...[at, at + 2, at + 4, at + 5].map((i) => parseFigure(r[i]!)),
+      ]);
+      expect(shown).toEqual([
+        [`All ${{ campaign: 'campaigns', ad_set: 'ad sets', ad: 'ads' }[name]}`, ...figures(sum)],
+        ...list.records.map((r) => [
+          r[name] || `(unnamed${r[`${name}_id`] ? ` ${r[`${name}_id`]}` : ''})`,
+          ...figures(r),
+        ]),
+      ]);
+      const i = list.records.findIndex(isTarget);
+      expect(i).toBeGreaterThanOrEqual(0);
+      await page.click(`[data-testid="ad-${name}-table"] tbody tr:nth-child(${i + 2})`);
+      return list.records[i]!;
+    };
+    await clickRow('channels-table', (r) => r[0] === target.channel);
+    const filters = [{ key: 'channel', operator: 'eq', value: target.channel }];
+    const campaign = await level(
+      'campaign',
+      ['platform', 'campaign'],
+      filters,
+      (r) => r.campaign_id === target.campaign_id && r.campaign === target.campaign,
+    );
+    filters.push(
+      { key: 'platform', operator: 'eq', value: campaign.platform },
+      { key: 'campaign_id', operator: 'eq', value: campaign.campaign_id },
+      { key: 'campaign', operator: 'eq', value: campaign.campaign },
+    );
+    await level('ad_set', ['ad_set'], filters, (r) => r.ad_set_id === target.ad_set_id && r.ad_set === target.ad_set);
+    filters.push(
+      { key: 'ad_set_id', operator: 'eq', value: target.ad_set_id },
+      { key: 'ad_set', operator: 'eq', value: target.ad_set },
+    );
+    await level('ad', ['ad'], filters, (r) => r.ad_id === target.ad_id && r.ad === target.ad);
+    filters.push(
+      { key: 'ad_id', operator: 'eq', value: target.ad_id },
+      { key: 'ad', operator: 'eq', value: target.ad },
+    );
+    await page.waitForSelector('[data-testid="ad-customers-table"] tbody tr');
+    await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0);
+    const customers = await apiCall<{ total: number; records: Array<{ order_id: string; conversion_value: number }> }>(
+      'get/ad-analysis/customer-list',
+      { ...body, dimensions: ['ad'], filters, page: 1, page_size: 20 },
+    );
+    expect(customers.total).toBeGreaterThan(0);
+    expect((await tableRows('ad-customers-table')).map((r) => [r[1], parseFigure(r[5]!)])).toEqual(
+      customers.records.map((r) => [r.order_id, money(r.conversion_value)]),
+    );
+    await screenshot('channels-ads');
   });
 
   it('compares every model with the API’s figures', async () => {
