@@ -35,7 +35,8 @@ import {
   validateAdDimensions,
   validateAdFilters,
 } from './ad-keys';
-import { type SortKey, toRecord, validateRange } from './report.service';
+import { type SortKey, validateSort } from './analytics-lists';
+import { toRecord, validateRange } from './report.service';
 
 export const DEFAULT_DRILL_PAGE_SIZE = 20;
 const AD_METRIC_COLUMNS = [...ATTRIBUTION_METRICS, 'ctr', 'cvr'] as const;
@@ -100,22 +101,6 @@ function validateFilters(filters: readonly AdFilter[] | undefined): AdPredicate 
   if (filters && filters.length > MAX_AD_FILTERS)
     throw badRequest('filters', `must have at most ${MAX_AD_FILTERS} entries`);
   return validateAdFilters(filters);
-}
-
-function validateAdOrders(orders: AdAnalysisListRequest['orders'], dims: readonly AdDimension[]): SortKey[] {
-  const allowed = new Set<string>([...AD_METRIC_COLUMNS, ...dims]);
-  return (orders ?? []).map((o, i) => {
-    if (!allowed.has(o.column)) {
-      throw badRequest(
-        `orders[${i}].column`,
-        `"${o.column}" is not sortable here; use one of ${[...allowed].join(', ')}`,
-      );
-    }
-    const dir = o.order.toLowerCase();
-    if (dir !== 'asc' && dir !== 'desc')
-      throw badRequest(`orders[${i}].order`, `must be asc or desc, got "${o.order}"`);
-    return { column: o.column, desc: dir === 'desc' };
-  });
 }
 
 interface SumsRow {
@@ -266,7 +251,7 @@ export class AdAnalysisService {
 
   async list(store: StoreRecord, req: AdAnalysisListRequest): Promise<AdListData> {
     const dims = validateAdDimensions(req.dimensions);
-    const keys = validateAdOrders(req.orders, dims);
+    const keys = validateSort(req.orders, [...AD_METRIC_COLUMNS, ...dims]);
     const { groups } = await this.groups(store, req);
     const records: AdRecord[] = groups.map((g) => ({ ...adRecordDims(g.row, dims), ...summaryOf(g.sums) }));
     const sortKeys = keys.length ? keys : [{ column: 'conversions', desc: true }];

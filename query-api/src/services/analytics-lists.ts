@@ -1,5 +1,5 @@
 /**
- * What the analytics lists share: validation of dimensions, sort keys and paging, the ratios (a division
+ * What the report lists share (attribution, ads, analytics): validation of dimensions, sort keys and paging, the ratios (a division
  * by zero gives 0, docs/product.md, Views and metrics) and stable sorting by the record's own key.
  */
 import { RATIO_DECIMALS, roundTo } from '../../../contracts/src/metrics';

@@ -7,12 +7,12 @@ import {
   compareRecords,
   type GroupSums,
   parseDay,
-  type SortKey,
   toRecord,
   validateDimensions,
   validateOrders,
   validateRange,
 } from './report.service';
+import type { SortKey } from './analytics-lists';
 
 /** The status and message of the ApiError `fn` throws. */
 function failure(fn: () => unknown): { status: number; message: string } {

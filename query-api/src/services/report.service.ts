@@ -18,6 +18,7 @@ import {
 import type { StoreRecord } from '../../../storage/store-registry';
 import type { Db } from '../../../storage/db';
 import { badRequest } from '../app/errors';
+import { type SortKey, validateSort } from './analytics-lists';
 
 export const MAX_RANGE_DAYS = 366;
 
@@ -63,25 +64,8 @@ export function validateDimensions(dimensions: readonly string[]): Dimension[] {
   return dimensions as Dimension[];
 }
 
-export interface SortKey {
-  column: string;
-  desc: boolean;
-}
-
 export function validateOrders(orders: readonly OrderSpec[] | undefined, dims: readonly Dimension[]): SortKey[] {
-  const allowed = new Set<string>([...ATTRIBUTION_METRICS, ...dims]);
-  return (orders ?? []).map((o, i) => {
-    if (!allowed.has(o.column)) {
-      throw badRequest(
-        `orders[${i}].column`,
-        `"${o.column}" is not sortable here; use one of ${[...allowed].join(', ')}`,
-      );
-    }
-    const dir = o.order.toLowerCase();
-    if (dir !== 'asc' && dir !== 'desc')
-      throw badRequest(`orders[${i}].order`, `must be asc or desc, got "${o.order}"`);
-    return { column: o.column, desc: dir === 'desc' };
-  });
+  return validateSort(orders, [...ATTRIBUTION_METRICS, ...dims]);
 }
 
 export function toRecord(g: GroupSums, dims: readonly Dimension[]): AttributionRecord {
