@@ -96,6 +96,26 @@ export interface WebAnalysisSummary {
   spend: number;
 }
 
+/** The funnel numbers by name (sortable columns, tool outputs). */
+export const WEB_ANALYSIS_METRICS = [
+  'unique_users',
+  'new_users',
+  'returning_users',
+  'total_sessions',
+  'events_per_session',
+  'engagement_rate',
+  'bounce_rate',
+  'product_view_users',
+  'atc_users',
+  'checkout_users',
+  'payment_info_users',
+  'purchase_users',
+  'purchases',
+  'purchase_rate',
+  'revenue',
+  'spend',
+] as const satisfies readonly (keyof WebAnalysisSummary)[];
+
 /** One record of get/web-analysis/list: dimensions not requested are `""`. */
 export interface WebAnalysisRecord extends WebAnalysisSummary {
   channel: string;
@@ -216,6 +236,23 @@ export interface ProductAnalysisSummary {
   /** Purchases by first-time customers. */
   new_customer_purchases: number;
 }
+
+/** A product's numbers by name (sortable columns, tool outputs). */
+export const PRODUCT_ANALYSIS_METRICS = [
+  'views',
+  'view_users',
+  'add_to_cart',
+  'add_to_cart_users',
+  'checkouts',
+  'purchases',
+  'units',
+  'revenue',
+  'cogs',
+  'gross_profit',
+  'view_to_cart_rate',
+  'cart_to_purchase_rate',
+  'new_customer_purchases',
+] as const satisfies readonly (keyof ProductAnalysisSummary)[];
 
 export interface ProductAnalysisRecord extends ProductAnalysisSummary {
   product_id: string;

@@ -1,6 +1,6 @@
 /** `product_report`: get/product-analysis/list, views, carts and sales per product. */
 import { z } from 'zod';
-import type { ProductAnalysisRequest } from '../../../contracts/src/analytics';
+import { PRODUCT_ANALYSIS_METRICS, type ProductAnalysisRequest } from '../../../contracts/src/analytics';
 import { resolveDateRange } from '../defaults';
 import { formatTable } from '../text-table';
 import { dateRangeInput, ordersInput, pageInput, pageSizeInput } from './inputs';
@@ -8,21 +8,6 @@ import { dateRangeOutput } from './outputs';
 import { defineTool } from './tool';
 
 const TEXTS = ['product_id', 'title', 'vendor', 'product_type', 'image_src'] as const;
-const NUMBERS = [
-  'views',
-  'view_users',
-  'add_to_cart',
-  'add_to_cart_users',
-  'checkouts',
-  'purchases',
-  'units',
-  'revenue',
-  'cogs',
-  'gross_profit',
-  'view_to_cart_rate',
-  'cart_to_purchase_rate',
-  'new_customer_purchases',
-] as const;
 
 export const productReport = defineTool({
   name: 'product_report',
@@ -46,7 +31,10 @@ export const productReport = defineTool({
     records: z.array(
       z.object({
         ...(Object.fromEntries(TEXTS.map((t) => [t, z.string()])) as Record<(typeof TEXTS)[number], z.ZodString>),
-        ...(Object.fromEntries(NUMBERS.map((n) => [n, z.number()])) as Record<(typeof NUMBERS)[number], z.ZodNumber>),
+        ...(Object.fromEntries(PRODUCT_ANALYSIS_METRICS.map((n) => [n, z.number()])) as Record<
+          (typeof PRODUCT_ANALYSIS_METRICS)[number],
+          z.ZodNumber
+        >),
       }),
     ),
   }),

@@ -1,37 +1,25 @@
 /** `web_funnel`: get/web-analysis/list, visitors and the purchase funnel by touchpoint. */
 import { z } from 'zod';
-import { WEB_ANALYSIS_DIMENSIONS, type WebAnalysisRequest } from '../../../contracts/src/analytics';
+import {
+  WEB_ANALYSIS_DIMENSIONS,
+  WEB_ANALYSIS_METRICS,
+  type WebAnalysisRequest,
+} from '../../../contracts/src/analytics';
 import { resolveDateRange } from '../defaults';
 import { formatTable } from '../text-table';
 import { dateRangeInput, ordersInput, pageInput, pageSizeInput } from './inputs';
 import { dateRangeOutput } from './outputs';
 import { defineTool } from './tool';
 
-const NUMBERS = [
-  'unique_users',
-  'new_users',
-  'returning_users',
-  'total_sessions',
-  'events_per_session',
-  'engagement_rate',
-  'bounce_rate',
-  'product_view_users',
-  'atc_users',
-  'checkout_users',
-  'payment_info_users',
-  'purchase_users',
-  'purchases',
-  'purchase_rate',
-  'revenue',
-  'spend',
-] as const;
-
 const recordOutput = z.object({
   ...(Object.fromEntries(WEB_ANALYSIS_DIMENSIONS.map((d) => [d, z.string()])) as Record<
     (typeof WEB_ANALYSIS_DIMENSIONS)[number],
     z.ZodString
   >),
-  ...(Object.fromEntries(NUMBERS.map((n) => [n, z.number()])) as Record<(typeof NUMBERS)[number], z.ZodNumber>),
+  ...(Object.fromEntries(WEB_ANALYSIS_METRICS.map((n) => [n, z.number()])) as Record<
+    (typeof WEB_ANALYSIS_METRICS)[number],
+    z.ZodNumber
+  >),
 });
 
 export const webFunnel = defineTool({

@@ -8,6 +8,7 @@
  */
 import { MODELS, MONEY_SCALE, WEIGHT_SCALE } from '../../../contracts/src/attribution';
 import {
+  PRODUCT_ANALYSIS_METRICS,
   TREND_GRANULARITIES,
   WEB_ANALYSIS_DIMENSIONS,
   type ProductAnalysisListData,
@@ -44,22 +45,6 @@ const SUMS = [
   'new_customer_purchases',
 ] as const;
 type Sums = Record<(typeof SUMS)[number], number>;
-
-const SUMMARY_COLUMNS: ReadonlyArray<keyof ProductAnalysisSummary> = [
-  'views',
-  'view_users',
-  'add_to_cart',
-  'add_to_cart_users',
-  'checkouts',
-  'purchases',
-  'units',
-  'revenue',
-  'cogs',
-  'gross_profit',
-  'view_to_cart_rate',
-  'cart_to_purchase_rate',
-  'new_customer_purchases',
-];
 
 function summaryOf(s: Sums): ProductAnalysisSummary {
   const revenue = s.revenue_micros / MONEY_SCALE;
@@ -100,7 +85,7 @@ export class ProductAnalysisService {
   async list(store: StoreRecord, req: ProductAnalysisRequest): Promise<ProductAnalysisListData> {
     validateRange(req.start_date, req.end_date);
     const ids = validateProductIds('product_ids', req.product_ids, MAX_FILTER);
-    const keys = validateSort(req.orders, [...SUMMARY_COLUMNS, 'product_id', 'title']);
+    const keys = validateSort(req.orders, [...PRODUCT_ANALYSIS_METRICS, 'product_id', 'title']);
     const rows = await this.db.query<Record<string, string>>(
       'products.list',
       `with d as (

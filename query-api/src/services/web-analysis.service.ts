@@ -6,6 +6,7 @@
  */
 import { MONEY_SCALE, WEIGHT_SCALE } from '../../../contracts/src/attribution';
 import {
+  WEB_ANALYSIS_METRICS,
   WEB_ANALYSIS_DIMENSIONS,
   type WebAnalysisDimension,
   type WebAnalysisListData,
@@ -39,25 +40,6 @@ const COUNTS = [
   'spend_micros',
 ] as const;
 type Counts = Record<(typeof COUNTS)[number], number>;
-
-const NUMBER_COLUMNS: ReadonlyArray<keyof WebAnalysisSummary> = [
-  'unique_users',
-  'new_users',
-  'returning_users',
-  'total_sessions',
-  'events_per_session',
-  'engagement_rate',
-  'bounce_rate',
-  'product_view_users',
-  'atc_users',
-  'checkout_users',
-  'payment_info_users',
-  'purchase_users',
-  'purchases',
-  'purchase_rate',
-  'revenue',
-  'spend',
-];
 
 function summaryOf(c: Counts): WebAnalysisSummary {
   const engagement = ratio(c.engaged_sessions, c.sessions);
@@ -155,7 +137,7 @@ export class WebAnalysisService {
 
   async list(store: StoreRecord, req: WebAnalysisRequest): Promise<WebAnalysisListData> {
     const dims = validateDimensionList('dimensions', req.dimensions, WEB_ANALYSIS_DIMENSIONS, 0);
-    const keys = validateSort(req.orders, [...NUMBER_COLUMNS, ...dims]);
+    const keys = validateSort(req.orders, [...WEB_ANALYSIS_METRICS, ...dims]);
     const groups = await this.groups(store, req, dims);
     const records = groups.map((g): WebAnalysisRecord => {
       const dim = (d: WebAnalysisDimension): string => {
