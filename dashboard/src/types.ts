@@ -1,29 +1,8 @@
 /** The API's answers as the dashboard reads them (the public shapes; see docs/product.md, API conventions). */
-export interface Summary {
-  conversions: number;
-  new_lead_conversions: number;
-  conversion_value: number;
-  spend: number;
-  clicks: number;
-  ad_conversion_value: number;
-  impressions: number;
-  roas: number;
-  ad_roas: number;
-  cpa: number;
-  cpm: number;
-  cpc: number;
-  net_profit: number;
-  net_margin: number;
-}
+import type { AttributionRecord, AttributionSummary } from '../../contracts/src/reports';
 
-export interface ReportRecord extends Summary {
-  campaign: string;
-  channel: string;
-  source: string;
-  platform: string;
-  medium: string;
-  landing_page: string;
-}
+export type Summary = AttributionSummary;
+export type ReportRecord = AttributionRecord;
 
 export interface Page<T> {
   total: number;
@@ -31,30 +10,8 @@ export interface Page<T> {
   records: T[];
 }
 
-export interface DailyRecord extends Summary {
-  date: string;
-}
-
-export interface Touchpoint {
-  campaign: string;
-  channel: string;
-  source: string;
-  medium: string;
-  time: string;
-}
-
-export interface OrderRecord {
-  order_id: string;
-  created_at: string;
-  value: number;
-  is_new_customer: boolean;
-}
-
-export interface OrderTouchpoints {
-  order_id: string;
-  first_touchpoint: Touchpoint | null;
-  last_touchpoint: Touchpoint | null;
-}
+export type { DailySummaryRecord as DailyRecord, OrderListRecord as OrderRecord } from '../../contracts/src/dashboard';
+export type { ApiTouchpoint as Touchpoint, OrderTouchpoints } from '../../contracts/src/reports';
 
 export interface JourneyEvent {
   event_id: string;
