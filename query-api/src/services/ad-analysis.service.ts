@@ -35,7 +35,7 @@ import {
   validateAdDimensions,
   validateAdFilters,
 } from './ad-keys';
-import { type SortKey, validateSort } from './analytics-lists';
+import { sortRecords, validateSort } from './analytics-lists';
 import { toRecord, validateRange } from './report.service';
 
 export const DEFAULT_DRILL_PAGE_SIZE = 20;
@@ -255,7 +255,7 @@ export class AdAnalysisService {
     const { groups } = await this.groups(store, req);
     const records: AdRecord[] = groups.map((g) => ({ ...adRecordDims(g.row, dims), ...summaryOf(g.sums) }));
     const sortKeys = keys.length ? keys : [{ column: 'conversions', desc: true }];
-    records.sort((a, b) => compareAdRecords(a, b, sortKeys, dims));
+    sortRecords(records, sortKeys, [...dims, 'campaign_id', 'ad_set_id', 'ad_id']);
     const from = (req.page - 1) * req.page_size;
     return { total: records.length, page_size: req.page_size, records: records.slice(from, from + req.page_size) };
   }
@@ -481,27 +481,6 @@ interface RawDbCredit {
   weight: string;
   value_micros: string;
   occurred_at: Date;
-}
-
-/** By the sort keys, then by the dimensions and ids ascending (unique per record), so paging is stable. */
-function compareAdRecords(a: AdRecord, b: AdRecord, keys: readonly SortKey[], dims: readonly AdDimension[]): number {
-  for (const k of keys) {
-    const x = a[k.column as keyof AdRecord];
-    const y = b[k.column as keyof AdRecord];
-    const c =
-      typeof x === 'number' && typeof y === 'number'
-        ? x - y
-        : String(x) < String(y)
-          ? -1
-          : String(x) > String(y)
-            ? 1
-            : 0;
-    if (c !== 0) return k.desc ? -c : c;
-  }
-  for (const f of [...dims, 'campaign_id', 'ad_set_id', 'ad_id'] as const) {
-    if (a[f] !== b[f]) return a[f] < b[f] ? -1 : 1;
-  }
-  return 0;
 }
 
 function touchFormatter(store: StoreRecord): (t: StoredTouch) => ApiTouchpoint {

@@ -44,34 +44,42 @@ export function validateSort(orders: readonly OrderSpec[] | undefined, allowed: 
   });
 }
 
-/** Sorts by the keys, then by `tieColumns` ascending (unique per record), so that pages are stable. */
+/** Orders two records by the keys, then by `tieColumns` ascending (unique per record), so that pages are stable. */
+export function compareBy<T extends object>(
+  a: T,
+  b: T,
+  keys: readonly SortKey[],
+  tieColumns: readonly string[],
+): number {
+  const get = (r: T, c: string): unknown => (r as Record<string, unknown>)[c];
+  for (const k of keys) {
+    const x = get(a, k.column);
+    const y = get(b, k.column);
+    const c =
+      typeof x === 'number' && typeof y === 'number'
+        ? x - y
+        : String(x) < String(y)
+          ? -1
+          : String(x) > String(y)
+            ? 1
+            : 0;
+    if (c !== 0) return k.desc ? -c : c;
+  }
+  for (const c of tieColumns) {
+    const x = String(get(a, c));
+    const y = String(get(b, c));
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Sorts in place by `compareBy`. */
 export function sortRecords<T extends object>(
   records: T[],
   keys: readonly SortKey[],
   tieColumns: readonly string[],
 ): T[] {
-  const get = (r: T, c: string): unknown => (r as Record<string, unknown>)[c];
-  return records.sort((a, b) => {
-    for (const k of keys) {
-      const x = get(a, k.column);
-      const y = get(b, k.column);
-      const c =
-        typeof x === 'number' && typeof y === 'number'
-          ? x - y
-          : String(x) < String(y)
-            ? -1
-            : String(x) > String(y)
-              ? 1
-              : 0;
-      if (c !== 0) return k.desc ? -c : c;
-    }
-    for (const c of tieColumns) {
-      const x = String(get(a, c));
-      const y = String(get(b, c));
-      if (x !== y) return x < y ? -1 : 1;
-    }
-    return 0;
-  });
+  return records.sort((a, b) => compareBy(a, b, keys, tieColumns));
 }
 
 export function pageOf<T>(

@@ -18,7 +18,7 @@ import {
 import type { StoreRecord } from '../../../storage/store-registry';
 import type { Db } from '../../../storage/db';
 import { badRequest } from '../app/errors';
-import { type SortKey, validateSort } from './analytics-lists';
+import { compareBy, type SortKey, validateSort } from './analytics-lists';
 
 export const MAX_RANGE_DAYS = 366;
 
@@ -108,26 +108,7 @@ export function compareRecords(
   keys: readonly SortKey[],
   dims: readonly Dimension[],
 ): number {
-  for (const k of keys) {
-    const x = a[k.column as keyof AttributionRecord];
-    const y = b[k.column as keyof AttributionRecord];
-    const c =
-      typeof x === 'number' && typeof y === 'number'
-        ? x - y
-        : String(x) < String(y)
-          ? -1
-          : String(x) > String(y)
-            ? 1
-            : 0;
-    if (c !== 0) return k.desc ? -c : c;
-  }
-  // Ties: the dimensions ascending (unique per record), so paging is stable.
-  for (const d of dims) {
-    const x = a[d];
-    const y = b[d];
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return 0;
+  return compareBy(a, b, keys, dims);
 }
 
 export class ReportService {
