@@ -268,7 +268,17 @@ async function updateIdentity(
 ): Promise<{ persons: Set<string>; mergedAway: string[] }> {
   const { batchClients, newLinks } = await recordIdentity(q, storeId, batch);
   if (batchClients.length === 0) return { persons: new Set(), mergedAway: [] };
-  const newKeys = [...new Set(newLinks.map((l) => l.key))];
+  const newKeys = [...new Set(newLinks.map((l) => l.key))].sort();
+  // Two batches that link the same key (an order's browser checkout and the order push, in different
+  // partitions) would each miss the other's uncommitted link and both credit the order. The key lock makes the
+  // second wait for the first's commit; its lookup below then sees the first's link and merges.
+  if (newKeys.length) {
+    await q(
+      'identity.lock_keys',
+      `select pg_advisory_xact_lock(hashtextextended($1 || ':key:' || k, 0)) from unnest($2::text[]) as k order by k`,
+      [storeId, newKeys],
+    );
+  }
 
   // Resolve and lock until stable: a concurrent worker may merge one of these persons meanwhile.
   let locked = new Set<string>();
