@@ -5,46 +5,28 @@
  */
 import type { Query } from '../../../storage/db';
 import { AD_ROLLUP_DIMS, type AdRollupSums, isZeroSums } from '../domain/ad-rollup';
+import { applyCounterDelta, type CounterTable } from './pg-counter-rollup';
 
-/**
- * Adds a delta to the ad rollup and removes the groups it brought back to zero, as a recomputation would not
- * have them. Keys are applied in sorted order, so concurrent workers lock rows in one order.
- */
+const ATTRIBUTION_BY_AD: CounterTable = {
+  table: 'attribution_by_ad',
+  keys: AD_ROLLUP_DIMS.map((name) => ({ name, type: name === 'day' ? 'date' : 'text' })),
+  values: ['weight', 'new_weight', 'value_micros', 'cogs_micros'].map((name) => ({ name, type: 'bigint' })),
+};
+
+/** Adds a delta to the ad rollup (keys as `adRollupKey` joins them). */
 export async function applyAdRollupDelta(
   q: Query,
   storeId: string,
   delta: ReadonlyMap<string, AdRollupSums>,
 ): Promise<void> {
-  const entries = [...delta].filter(([, d]) => !isZeroSums(d)).sort(([a], [b]) => (a < b ? -1 : 1));
-  if (entries.length === 0) return;
-  const parts = entries.map(([k]) => k.split('\u0000'));
-  const args = [
+  await applyCounterDelta(
+    q,
     storeId,
-    ...AD_ROLLUP_DIMS.map((_, i) => parts.map((p) => p[i])),
-    entries.map(([, d]) => d.weight),
-    entries.map(([, d]) => d.newWeight),
-    entries.map(([, d]) => d.valueMicros),
-    entries.map(([, d]) => d.cogsMicros),
-  ];
-  const types = AD_ROLLUP_DIMS.map((d, i) => `$${i + 2}::${d === 'day' ? 'date' : 'text'}[]`);
-  const n = AD_ROLLUP_DIMS.length + 2;
-  const input = `unnest(${types.join(', ')}, $${n}::bigint[], $${n + 1}::bigint[], $${n + 2}::bigint[], $${n + 3}::bigint[])
-    as t(${AD_ROLLUP_DIMS.join(', ')}, weight, new_weight, value_micros, cogs_micros)`;
-  await q(
-    'views.attribution_by_ad_upsert',
-    `insert into attribution_by_ad as a (store_id, ${AD_ROLLUP_DIMS.join(', ')}, weight, new_weight, value_micros, cogs_micros)
-     select $1, * from ${input}
-     on conflict (store_id, goal, model, day, channel, platform, campaign, campaign_id, ad_set_id, ad_id) do update set
-       weight = a.weight + excluded.weight, new_weight = a.new_weight + excluded.new_weight,
-       value_micros = a.value_micros + excluded.value_micros, cogs_micros = a.cogs_micros + excluded.cogs_micros`,
-    args,
-  );
-  await q(
-    'views.attribution_by_ad_prune',
-    `delete from attribution_by_ad a using ${input}
-     where a.store_id = $1 and ${AD_ROLLUP_DIMS.map((d) => `a.${d} = t.${d}`).join(' and ')}
-       and a.weight = 0 and a.new_weight = 0 and a.value_micros = 0 and a.cogs_micros = 0`,
-    args,
+    ATTRIBUTION_BY_AD,
+    [...delta].map(([k, d]) => ({
+      key: k.split('\u0000'),
+      values: [d.weight, d.newWeight, d.valueMicros, d.cogsMicros],
+    })),
   );
 }
 

@@ -20,6 +20,7 @@ import {
 import type { PersonFacts, PersonView } from '../domain/recompute-person';
 import { type ProductInfo, productInfoOfEvent } from '../domain/facts';
 import type { StorefrontEvent } from '../../../contracts/src/events';
+import { applyCounterDelta, type CounterColumn, type CounterTable } from './pg-counter-rollup';
 
 type SqlType = 'date' | 'text' | 'smallint' | 'integer' | 'bigint' | 'integer[]';
 
@@ -34,16 +35,18 @@ interface TableShape {
   values: readonly Column[];
 }
 
-const text = (name: string): Column => ({ name, type: 'text' });
-const date = (name: string): Column => ({ name, type: 'date' });
-const big = (name: string): Column => ({ name, type: 'bigint' });
-const int = (name: string): Column => ({ name, type: 'integer' });
+const text = (name: string) => ({ name, type: 'text' }) as const;
+const date = (name: string) => ({ name, type: 'date' }) as const;
+const big = (name: string) => ({ name, type: 'bigint' }) as const;
+const int = (name: string) => ({ name, type: 'integer' }) as const;
 const TOUCH = ['channel', 'source', 'medium', 'campaign', 'landing_page'].map(text);
 
 export type AnalyticsRollup = 'web_daily' | 'web_users' | 'product_daily' | 'product_users' | 'product_credits_daily';
 
-interface RollupShape extends TableShape {
+interface RollupShape extends TableShape, CounterTable {
   table: AnalyticsRollup;
+  keys: readonly CounterColumn[];
+  values: readonly CounterColumn[];
 }
 
 const WEB_DAILY: RollupShape = {
@@ -53,7 +56,7 @@ const WEB_DAILY: RollupShape = {
 };
 const WEB_USERS: RollupShape = {
   table: 'web_users',
-  keys: [{ name: 'dims', type: 'smallint' }, date('day'), ...TOUCH, date('prev_day')],
+  keys: [{ name: 'dims', type: 'smallint' } as const, date('day'), ...TOUCH, date('prev_day')],
   values: ['users', 'product_view_users', 'atc_users', 'checkout_users', 'payment_info_users', 'purchase_users'].map(
     int,
   ),
@@ -297,39 +300,11 @@ function columnsOf(cols: readonly Column[], rows: readonly (readonly Cell[])[]):
   return cols.map((c, i) => rows.map((r) => (c.type === 'integer[]' ? `{${(r[i] as number[]).join(',')}}` : r[i])));
 }
 
-async function applyRollupDelta(
-  q: Query,
-  storeId: string,
-  shape: TableShape,
-  delta: Map<string, number[]>,
-): Promise<void> {
-  const entries = nonZero(delta);
-  if (entries.length === 0) return;
-  const cols = [...shape.keys, ...shape.values];
-  const rows = entries.map(([k, v]) => [...k.split('\u0000'), ...v]);
-  const args = [storeId, ...columnsOf(cols, rows)];
-  const input = unnestOf(cols, 2);
-  const keyNames = shape.keys.map((c) => c.name);
-  await q(
-    `views.${shape.table}_upsert`,
-    `insert into ${shape.table} as a (store_id, ${cols.map((c) => c.name).join(', ')})
-     select $1, ${selectOf(cols)} from ${input}
-     on conflict (store_id, ${keyNames.join(', ')}) do update set
-       ${shape.values.map((c) => `${c.name} = a.${c.name} + excluded.${c.name}`).join(', ')}`,
-    args,
-  );
-  // A group brought back to zero is removed, as a recomputation would not have it.
-  await q(
-    `views.${shape.table}_prune`,
-    `delete from ${shape.table} a using ${input}
-     where a.store_id = $1 and ${keyNames.map((n) => `a.${n} = t.${n}`).join(' and ')}
-       and ${shape.values.map((c) => `a.${c.name} = 0`).join(' and ')}`,
-    args,
-  );
-}
-
 export async function applyAnalyticsDelta(q: Query, storeId: string, delta: AnalyticsDelta): Promise<void> {
-  for (const shape of ANALYTICS_ROLLUPS) await applyRollupDelta(q, storeId, shape, delta.get(shape.table)!);
+  for (const shape of ANALYTICS_ROLLUPS) {
+    const rows = [...delta.get(shape.table)!].map(([k, values]) => ({ key: k.split('\u0000'), values }));
+    await applyCounterDelta(q, storeId, shape, rows);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ import type { TrackingLinkInfo } from '../domain/touchpoint-types';
 import { LINK_PARAM } from '../domain/touchpoint';
 import { getParam, parseLandingUrl } from '../domain/url-params';
 import { accumulateAdCredits } from '../domain/ad-rollup';
+import { applyCounterDelta, type CounterRow, type CounterTable } from './pg-counter-rollup';
 
 const num = (v: string | number | null): number => (v === null ? 0 : Number(v));
 
@@ -486,7 +487,6 @@ export async function insertCredits(q: Query, storeId: string, credits: readonly
   );
 }
 
-/** Applies a rollup delta to attribution_daily (sorted keys: concurrent workers lock rows in one order). */
 /** The rollup key without the landing page (the attribution_by_source rollup). */
 export function withoutLandingPage(delta: Map<string, RollupDelta>): Map<string, RollupDelta> {
   const out = new Map<string, RollupDelta>();
@@ -504,67 +504,37 @@ export function withoutLandingPage(delta: Map<string, RollupDelta>): Map<string,
   return out;
 }
 
-const ROLLUP_DIMS = [
-  'day',
-  'goal',
-  'model',
-  'channel',
-  'source',
-  'medium',
-  'campaign',
-  'landing_page',
-  'platform',
-] as const;
+const ROLLUP_VALUES: CounterTable['values'] = ['weight', 'new_weight', 'value_micros', 'cogs_micros'].map((name) => ({
+  name,
+  type: 'bigint',
+}));
+/** The attribution rollups; their key columns in the order of `rollupKey`. */
+const ATTRIBUTION_DAILY: CounterTable = {
+  table: 'attribution_daily',
+  keys: ['day', 'goal', 'model', 'channel', 'source', 'medium', 'campaign', 'landing_page', 'platform'].map((name) => ({
+    name,
+    type: name === 'day' ? 'date' : 'text',
+  })),
+  values: ROLLUP_VALUES,
+};
+const ATTRIBUTION_BY_SOURCE: CounterTable = {
+  table: 'attribution_by_source',
+  keys: ATTRIBUTION_DAILY.keys.filter((c) => c.name !== 'landing_page'),
+  values: ROLLUP_VALUES,
+};
+const LANDING_PAGE_INDEX = ATTRIBUTION_DAILY.keys.findIndex((c) => c.name === 'landing_page');
 
-/** Adds a delta to one attribution rollup table and removes the groups it brought back to zero. */
-async function upsertRollup(
-  q: Query,
-  storeId: string,
-  table: 'attribution_daily' | 'attribution_by_source',
-  delta: Map<string, RollupDelta>,
-): Promise<void> {
-  // Sorted keys: concurrent workers lock rollup rows in one order.
-  const entries = [...delta]
-    .filter(([, d]) => d.weight || d.newWeight || d.valueMicros || d.cogsMicros)
-    .sort(([a], [b]) => (a < b ? -1 : 1));
-  if (entries.length === 0) return;
-  const dims = ROLLUP_DIMS.filter((d) => table === 'attribution_daily' || d !== 'landing_page');
-  const parts = entries.map(([k]) => k.split('\u0000'));
-  const args = [
-    storeId,
-    ...dims.map((d) => parts.map((p) => p[ROLLUP_DIMS.indexOf(d)])),
-    entries.map(([, d]) => d.weight),
-    entries.map(([, d]) => d.newWeight),
-    entries.map(([, d]) => d.valueMicros),
-    entries.map(([, d]) => d.cogsMicros),
-  ];
-  const types = dims.map((d, i) => `$${i + 2}::${d === 'day' ? 'date' : 'text'}[]`);
-  const n = dims.length + 2;
-  const input = `unnest(${types.join(', ')}, $${n}::bigint[], $${n + 1}::bigint[], $${n + 2}::bigint[], $${n + 3}::bigint[])
-    as t(${dims.join(', ')}, weight, new_weight, value_micros, cogs_micros)`;
-  await q(
-    `views.${table}_upsert`,
-    `insert into ${table} as a (store_id, ${dims.join(', ')}, weight, new_weight, value_micros, cogs_micros)
-     select $1, * from ${input}
-     on conflict (store_id, goal, model, ${dims.filter((d) => d !== 'goal' && d !== 'model').join(', ')}) do update set
-       weight = a.weight + excluded.weight, new_weight = a.new_weight + excluded.new_weight,
-       value_micros = a.value_micros + excluded.value_micros, cogs_micros = a.cogs_micros + excluded.cogs_micros`,
-    args,
-  );
-  // A group whose credits were all retracted is removed, as a recomputation would not have it.
-  await q(
-    `views.${table}_prune`,
-    `delete from ${table} a using ${input}
-     where a.store_id = $1 and ${dims.map((d) => `a.${d} = t.${d}`).join(' and ')}
-       and a.weight = 0 and a.new_weight = 0 and a.value_micros = 0 and a.cogs_micros = 0`,
-    args,
-  );
-}
+const rollupRows = (delta: Map<string, RollupDelta>, dropLandingPage: boolean): CounterRow[] =>
+  [...delta].map(([k, d]) => {
+    const key = k.split('\u0000');
+    if (dropLandingPage) key.splice(LANDING_PAGE_INDEX, 1);
+    return { key, values: [d.weight, d.newWeight, d.valueMicros, d.cogsMicros] };
+  });
 
 /** Applies a credit delta to both attribution rollups (with and without the landing page). */
 export async function applyAttributionDelta(q: Query, storeId: string, delta: Map<string, RollupDelta>): Promise<void> {
-  await upsertRollup(q, storeId, 'attribution_daily', delta);
-  await upsertRollup(q, storeId, 'attribution_by_source', withoutLandingPage(delta));
+  await applyCounterDelta(q, storeId, ATTRIBUTION_DAILY, rollupRows(delta, false));
+  await applyCounterDelta(q, storeId, ATTRIBUTION_BY_SOURCE, rollupRows(withoutLandingPage(delta), true));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -592,43 +562,23 @@ export function accumulateSpend(into: Map<string, SpendDelta>, f: AdSpendFact, s
   into.set(k, d);
 }
 
+const AD_SPEND_DAILY: CounterTable = {
+  table: 'ad_spend_daily',
+  keys: ['day', 'platform', 'channel', 'source', 'medium', 'campaign'].map((name) => ({
+    name,
+    type: name === 'day' ? 'date' : 'text',
+  })),
+  values: ['spend_micros', 'impressions', 'clicks', 'conv_value_micros'].map((name) => ({ name, type: 'bigint' })),
+};
+
 export async function applySpendDelta(q: Query, storeId: string, delta: Map<string, SpendDelta>): Promise<void> {
-  const entries = [...delta]
-    .filter(([, d]) => d.spendMicros || d.impressions || d.clicks || d.convValueMicros)
-    .sort(([a], [b]) => (a < b ? -1 : 1));
-  if (entries.length === 0) return;
-  const parts = entries.map(([k]) => k.split('\u0000'));
-  const col = (i: number) => parts.map((p) => p[i]);
-  const args = [
+  await applyCounterDelta(
+    q,
     storeId,
-    col(0),
-    col(1),
-    col(2),
-    col(3),
-    col(4),
-    col(5),
-    entries.map(([, d]) => d.spendMicros),
-    entries.map(([, d]) => d.impressions),
-    entries.map(([, d]) => d.clicks),
-    entries.map(([, d]) => d.convValueMicros),
-  ];
-  const input = `unnest($2::date[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[])
-    as t(day, platform, channel, source, medium, campaign, spend_micros, impressions, clicks, conv_value_micros)`;
-  await q(
-    'views.spend_upsert',
-    `insert into ad_spend_daily as a (store_id, day, platform, channel, source, medium, campaign, spend_micros, impressions, clicks, conv_value_micros)
-     select $1, * from ${input}
-     on conflict (store_id, day, platform, channel, source, medium, campaign) do update set
-       spend_micros = a.spend_micros + excluded.spend_micros, impressions = a.impressions + excluded.impressions,
-       clicks = a.clicks + excluded.clicks, conv_value_micros = a.conv_value_micros + excluded.conv_value_micros`,
-    args,
-  );
-  await q(
-    'views.spend_prune',
-    `delete from ad_spend_daily a using ${input}
-     where a.store_id = $1 and a.day = t.day and a.platform = t.platform and a.channel = t.channel and a.source = t.source
-       and a.medium = t.medium and a.campaign = t.campaign
-       and a.spend_micros = 0 and a.impressions = 0 and a.clicks = 0 and a.conv_value_micros = 0`,
-    args,
+    AD_SPEND_DAILY,
+    [...delta].map(([k, d]) => ({
+      key: k.split('\u0000'),
+      values: [d.spendMicros, d.impressions, d.clicks, d.convValueMicros],
+    })),
   );
 }

@@ -1,0 +1,87 @@
+/**
+ * Applying a delta to a counter rollup: a table keyed by (store_id, dimensions) whose value columns are sums
+ * (attribution, ads, spend and analytics rollups alike). One statement adds the delta and names the groups it
+ * brought back to zero; those are deleted, as a recomputation would not have them. Every rollup of the batch
+ * goes through here, so the arithmetic and the lock order live in one place.
+ */
+import type { Query } from '../../../storage/db';
+
+export type CounterColumnType = 'date' | 'text' | 'smallint' | 'integer' | 'bigint';
+
+export interface CounterColumn {
+  name: string;
+  type: CounterColumnType;
+}
+
+export interface CounterTable {
+  table: string;
+  /** Dimension columns (with store_id, a unique key of the table). */
+  keys: readonly CounterColumn[];
+  /** Summed columns. */
+  values: readonly CounterColumn[];
+}
+
+/** One group's change: its key cells (in `keys` order; days as YYYY-MM-DD) and the value deltas. */
+export interface CounterRow {
+  key: ReadonlyArray<string | number>;
+  values: readonly number[];
+}
+
+/** A column as selected: days as YYYY-MM-DD, and PostgreSQL's `-infinity`/`infinity` as such. */
+export const selectedAs = (c: CounterColumn, alias = ''): string => {
+  const col = `${alias}${c.name}`;
+  return c.type === 'date'
+    ? `case when isfinite(${col}) then to_char(${col}, 'YYYY-MM-DD') else ${col}::text end as ${c.name}`
+    : `${col} as ${c.name}`;
+};
+
+const unnestOf = (cols: readonly CounterColumn[], first: number): string =>
+  `unnest(${cols.map((c, i) => `$${first + i}::${c.type}[]`).join(', ')}) as t(${cols.map((c) => c.name).join(', ')})`;
+
+const keyText = (key: CounterRow['key']): string => key.join('\u0000');
+
+/**
+ * Adds `rows` to `shape.table` for `storeId`. Rows whose values are all zero are skipped; the rest are applied
+ * in key order, so concurrent workers lock rollup rows in one order.
+ */
+export async function applyCounterDelta(
+  q: Query,
+  storeId: string,
+  shape: CounterTable,
+  rows: readonly CounterRow[],
+): Promise<void> {
+  const entries = rows
+    .filter((r) => r.values.some((v) => v !== 0))
+    .map((r) => ({ row: r, sortKey: keyText(r.key) }))
+    .sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0))
+    .map((e) => e.row);
+  if (entries.length === 0) return;
+  const cols = [...shape.keys, ...shape.values];
+  const args: unknown[] = [
+    storeId,
+    ...shape.keys.map((_, i) => entries.map((r) => r.key[i])),
+    ...shape.values.map((_, i) => entries.map((r) => r.values[i])),
+  ];
+  const keyNames = shape.keys.map((c) => c.name);
+  const zero = await q<Record<string, string | number>>(
+    `views.${shape.table}_upsert`,
+    `with up as (
+       insert into ${shape.table} as a (store_id, ${cols.map((c) => c.name).join(', ')})
+       select $1, ${cols.map((c) => `t.${c.name}`).join(', ')} from ${unnestOf(cols, 2)}
+       on conflict (store_id, ${keyNames.join(', ')}) do update set
+         ${shape.values.map((c) => `${c.name} = a.${c.name} + excluded.${c.name}`).join(', ')}
+       returning ${cols.map((c) => c.name).join(', ')}
+     )
+     select ${shape.keys.map((c) => selectedAs(c)).join(', ')} from up
+     where ${shape.values.map((c) => `${c.name} = 0`).join(' and ')}`,
+    args,
+  );
+  if (zero.length === 0) return;
+  // The upsert holds these rows' locks until commit, so they are still zero here.
+  await q(
+    `views.${shape.table}_prune`,
+    `delete from ${shape.table} a using ${unnestOf(shape.keys, 2)}
+     where a.store_id = $1 and ${keyNames.map((n) => `a.${n} = t.${n}`).join(' and ')}`,
+    [storeId, ...shape.keys.map((c) => zero.map((z) => z[c.name]))],
+  );
+}

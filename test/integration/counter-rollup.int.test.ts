@@ -1,0 +1,64 @@
+/**
+ * The one rollup delta statement every counter rollup goes through: sums add up, a group brought back to zero
+ * is deleted (as a recomputation would not have it), other stores are untouched, and `-infinity` days (the
+ * "no previous day" of a span) round-trip. On a temporary table of the same shape as the rollups.
+ */
+import { applyCounterDelta, type CounterTable } from '../../pipeline/src/adapters/pg-counter-rollup';
+import type { Db, Query } from '../../storage/db';
+import { testDb } from '../support/harness';
+
+let db: Db;
+beforeAll(() => {
+  db = testDb();
+});
+afterAll(() => db.close());
+
+const SHAPE: CounterTable = {
+  table: 'counter_test',
+  keys: [
+    { name: 'day', type: 'date' },
+    { name: 'channel', type: 'text' },
+    { name: 'prev_day', type: 'date' },
+  ],
+  values: [
+    { name: 'users', type: 'integer' },
+    { name: 'value_micros', type: 'bigint' },
+  ],
+};
+
+async function rows(tx: Query): Promise<string[]> {
+  const all = await tx<{ store_id: string; day: string; channel: string; prev_day: string; users: number; v: string }>(
+    'test.rows',
+    `select store_id, to_char(day, 'YYYY-MM-DD') as day, channel, prev_day::text as prev_day, users, value_micros::text as v
+     from counter_test order by 1, 2, 3, 4`,
+  );
+  return all.map((r) => [r.store_id, r.day, r.channel, r.prev_day, r.users, r.v].join('|'));
+}
+
+it('adds deltas, deletes the groups brought to zero and keeps to the store', async () => {
+  await db.transaction('test.counter', async (tx) => {
+    await tx(
+      'test.create',
+      `create temp table counter_test (store_id text, day date, channel text, prev_day date, users integer,
+         value_micros bigint, primary key (store_id, day, channel, prev_day)) on commit drop`,
+    );
+    await applyCounterDelta(tx, 'st_a', SHAPE, [
+      { key: ['2026-03-01', 'paid', '-infinity'], values: [2, 5_000_000] },
+      { key: ['2026-03-02', 'email', '2026-03-01'], values: [1, 0] },
+      // All zero: not written at all.
+      { key: ['2026-03-03', 'direct', '-infinity'], values: [0, 0] },
+    ]);
+    await applyCounterDelta(tx, 'st_b', SHAPE, [{ key: ['2026-03-01', 'paid', '-infinity'], values: [7, 1] }]);
+    expect(await rows(tx)).toEqual([
+      'st_a|2026-03-01|paid|-infinity|2|5000000',
+      'st_a|2026-03-02|email|2026-03-01|1|0',
+      'st_b|2026-03-01|paid|-infinity|7|1',
+    ]);
+
+    await applyCounterDelta(tx, 'st_a', SHAPE, [
+      { key: ['2026-03-01', 'paid', '-infinity'], values: [-1, -2_000_000] },
+      { key: ['2026-03-02', 'email', '2026-03-01'], values: [-1, 0] },
+    ]);
+    expect(await rows(tx)).toEqual(['st_a|2026-03-01|paid|-infinity|1|3000000', 'st_b|2026-03-01|paid|-infinity|7|1']);
+  });
+});
