@@ -485,7 +485,17 @@ export async function compareAnalytics(
 // Product names and images
 // ---------------------------------------------------------------------------------------------------------
 
-/** Records what the batch's events say about products (the latest event of a product wins). */
+/**
+ * How far the stored sighting of an unchanged name may lag before it is moved forward. Rewriting the row on
+ * every sighting would lock it for the whole batch transaction, and every batch sees the popular products.
+ */
+const SIGHTING_REFRESH_MS = 86_400_000;
+
+/**
+ * Records what the batch's events say about products: the latest event of a product wins. A row is written
+ * only when the name, vendor, type or image changed, or its sighting is more than a day old
+ * (docs/decisions.md, Analytics).
+ */
 export async function upsertProductInfo(q: Query, storeId: string, events: readonly StorefrontEvent[]): Promise<void> {
   const latest = new Map<string, ProductInfo & { at: string }>();
   for (const e of events) {
@@ -494,7 +504,32 @@ export async function upsertProductInfo(q: Query, storeId: string, events: reado
       if (!cur || cur.at <= e.timestamp) latest.set(info.productId, { ...info, at: e.timestamp });
     }
   }
-  const rows = [...latest.values()].sort((a, b) => (a.productId < b.productId ? -1 : 1));
+  if (latest.size === 0) return;
+  const stored = await q<{
+    product_id: string;
+    title: string;
+    vendor: string;
+    product_type: string;
+    image_src: string;
+    seen_at: Date;
+  }>(
+    'facts.product_info_load',
+    `select product_id, title, vendor, product_type, image_src, seen_at from product_info
+     where store_id = $1 and product_id = any($2::text[])`,
+    [storeId, [...latest.keys()]],
+  );
+  const storedOf = new Map(stored.map((r) => [r.product_id, r]));
+  const rows = [...latest.values()]
+    .filter((r) => {
+      const s = storedOf.get(r.productId);
+      if (!s) return true;
+      const at = Date.parse(r.at);
+      if (at < s.seen_at.getTime()) return false;
+      const same =
+        s.title === r.title && s.vendor === r.vendor && s.product_type === r.productType && s.image_src === r.imageSrc;
+      return !same || at - s.seen_at.getTime() > SIGHTING_REFRESH_MS;
+    })
+    .sort((a, b) => (a.productId < b.productId ? -1 : 1));
   if (rows.length === 0) return;
   await q(
     'facts.product_info_upsert',

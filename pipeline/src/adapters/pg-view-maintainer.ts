@@ -357,7 +357,8 @@ function webhookCandidates(raw: StorefrontEvent[], facts: PersonFacts[], views: 
 
 export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}): MaintainViews {
   return async (q: Query, facts: NewFacts): Promise<void> => {
-    for (const batch of splitByStore(facts, hooks)) {
+    const batches = splitByStore(facts, hooks);
+    for (const batch of batches) {
       const storeId = batch.store.storeId;
       const rules: StoreRules = {
         timezone: batch.store.timezone,
@@ -366,7 +367,6 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
       };
 
       await insertEventFacts(q, storeId, batch.events);
-      await upsertProductInfo(q, storeId, batch.raw);
       await upsertOrderFacts(q, storeId, batch.orders);
       const changedVariants = await upsertVariantCosts(q, storeId, batch.costs);
       if (hooks.factsOnly) {
@@ -432,5 +432,7 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
         'views maintained',
       );
     }
+    // Last, so that the rows of popular products stay locked only until the commit.
+    for (const batch of batches) await upsertProductInfo(q, batch.store.storeId, batch.raw);
   };
 }
