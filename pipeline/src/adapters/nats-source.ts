@@ -36,6 +36,8 @@ export interface PartitionSource {
   stop(): Promise<void>;
 }
 
+const PULL_EXPIRES_MS = 5_000;
+
 export function consumePartitions(
   js: JetStreamClient,
   partitions: readonly number[],
@@ -62,7 +64,9 @@ export function consumePartitions(
           try {
             const consumer = await js.consumers.get(EVENTS_STREAM, consumerName(partition));
             if (stopped) break;
-            iter = await consumer.consume({ max_messages: pullMax });
+            // Short expiries: a pull refused at max_ack_pending stalls the consumer until two heartbeats are missed
+            // (docs/decisions.md, Operations).
+            iter = await consumer.consume({ max_messages: pullMax, expires: PULL_EXPIRES_MS });
             open.add(iter);
             for await (const m of iter) subscriber.next(toInbound(m));
           } catch (err) {

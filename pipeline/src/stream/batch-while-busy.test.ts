@@ -176,6 +176,39 @@ describe('batchWhileBusy in virtual time (marbles: one frame is 1 ms)', () => {
     ]);
   });
 
+  // Lanes: a letter with an odd char code ('a', 'c', 'e', 'g') is in lane 1, the others in lane 0.
+  const laneOfLetter = (x: string): number => x.charCodeAt(0) % 2;
+
+  it('with lanes, never applies two batches of one lane at once, and a busy lane does not hold up the other', () => {
+    scheduler.run(({ hot, cold, expectObservable }) => {
+      const src = hot('ab 3ms cde 20ms |');
+      // The batch holding 'a' takes 10 ms, the others 2 ms.
+      const apply = (batch: string[]) => {
+        started.push([scheduler.now(), batch]);
+        return cold(batch.includes('a') ? '10ms (x|)' : '2ms (x|)', { x: batch });
+      };
+      const out = src.pipe(batchWhileBusy(10, 2, apply, 2, scheduler, laneOfLetter));
+      expectObservable(out).toBe('4ms y 5ms z 1ms x 1ms w 13ms |', { x: ['a'], y: ['b'], z: ['d'], w: ['c', 'e'] });
+    });
+    expect(started).toEqual([
+      // The timer closes both lanes' first batches.
+      [2, ['b']],
+      [2, ['a']],
+      // Lane 0 goes on while lane 1 is busy: 'd' waits only for the timer.
+      [8, ['d']],
+      // Lane 1 gathers 'c' and 'e' until its batch in flight completes.
+      [12, ['c', 'e']],
+    ]);
+  });
+
+  it('with lanes, keeps the order of each lane and flushes every lane on completion', () => {
+    scheduler.run(({ hot, cold, expectObservable }) => {
+      const src = hot('abcdefg|');
+      const out = src.pipe(batchWhileBusy(2, 100, applyTaking(cold, [0]), 2, scheduler, laneOfLetter));
+      expectObservable(out).toBe('--xy--z(u|)', { x: ['a', 'c'], y: ['b', 'd'], z: ['e', 'g'], u: ['f'] });
+    });
+  });
+
   it('propagates an error of the source at once and stops waiting for the batch in flight', () => {
     scheduler.run(({ hot, cold, expectObservable, expectSubscriptions }) => {
       const inner = cold('5ms (x|)', { x: ['a'] });

@@ -23,10 +23,10 @@ const encoder = new TextEncoder();
 /** Everything observable that happened, in order: port calls and the messages' ack, nak and working. */
 type Log = string[];
 
-function message(log: Log, seq: number, body?: string): InboundMessage {
+function message(log: Log, seq: number, body?: string, subject = SUBJECT): InboundMessage {
   const click = { code: 'spring', clickId: `click-${seq}`, at: '2026-01-01T00:00:00Z' };
   return {
-    subject: SUBJECT,
+    subject,
     seq,
     data: encoder.encode(body ?? JSON.stringify(click)),
     receivedAt: 1000 + seq,
@@ -305,15 +305,31 @@ describe('buildPipeline', () => {
     expect(log).toEqual(['committed [1]', 'ack 1', 'committed [2,3,4]', ...ackOf(2, 3, 4)]);
   });
 
-  it('applies up to `concurrency` batches at once', async () => {
+  it('applies up to `concurrency` batches at once, from disjoint partitions', async () => {
+    const ports = new FakePorts(log, { applyMs: 50 });
+    // Odd sequence numbers in partition 1, even ones in partition 2: two lanes.
+    const msgs = Array.from({ length: 8 }, (_, i) =>
+      message(log, i + 1, undefined, eventSubject(1 + (i % 2), 'st_test', LINK_CLICK_SUBJECT_NAME)),
+    );
+    await runPipeline(from(msgs), ports, { batchMax: 2, concurrency: 2 });
+
+    expect(ports.calls.map((c) => [c.at, c.seqs])).toEqual([
+      [0, [1, 3]],
+      [0, [2, 4]],
+      [50, [5, 7]],
+      [50, [6, 8]],
+    ]);
+    expect(log.filter((l) => l.startsWith('ack')).sort()).toEqual(ackOf(1, 2, 3, 4, 5, 6, 7, 8).sort());
+  });
+
+  it('never applies two batches of one partition at once', async () => {
     const ports = new FakePorts(log, { applyMs: 50 });
     await runPipeline(from(messages(log, 6)), ports, { batchMax: 2, concurrency: 2 });
 
     expect(ports.calls.map((c) => [c.at, c.seqs])).toEqual([
       [0, [1, 2]],
-      [0, [3, 4]],
-      [50, [5, 6]],
+      [50, [3, 4]],
+      [100, [5, 6]],
     ]);
-    expect(log.filter((l) => l.startsWith('ack'))).toEqual(ackOf(1, 2, 3, 4, 5, 6));
   });
 });

@@ -9,6 +9,7 @@ import { batchWhileBusy } from './batch-while-busy';
 import type { DecodeResult } from '../domain/decode-message';
 import { decodeMessage } from '../domain/decode-message';
 import type { InboundMessage } from './inbound-message';
+import { parseEventSubject } from '../../../contracts/src/subjects';
 
 export interface BatchItem {
   msg: InboundMessage;
@@ -39,12 +40,18 @@ export interface PipelineOptions {
   /** Delay of the redelivery asked for when retries run out. */
   nakDelayMs: number;
   /**
-   * Batches applied at once (each in its own transaction). The views do not depend on the order in which
-   * batches commit, and work on one person is serialized by its lock, so this only overlaps the CPU work
-   * of the daemon with the database's.
+   * Batches applied at once (each in its own transaction), each from its own share of the stream partitions.
+   * The views do not depend on the order in which batches commit, and work on one person is serialized by its
+   * lock, so this only overlaps the CPU work of the daemon with the database's.
    */
   concurrency?: number;
 }
+
+/**
+ * Concurrent batches take disjoint stream partitions: all events of a client are in one partition, so two
+ * transactions in flight do not wait for each other's locks on the same clients and persons.
+ */
+const laneOf = (item: BatchItem): number => parseEventSubject(item.msg.subject)?.partition ?? 0;
 
 export type PipelineReport =
   | { type: 'committed'; outcome: BatchOutcome; seconds: number }
@@ -129,7 +136,7 @@ export function buildPipeline(
       msg,
       decoded: decodeMessage(msg.subject, msg.data, msg.receivedAt, msg.validated === true),
     })),
-    batchWhileBusy(opts.batchMax, opts.flushMs, processBatch, opts.concurrency ?? 1),
+    batchWhileBusy(opts.batchMax, opts.flushMs, processBatch, opts.concurrency ?? 1, undefined, laneOf),
     concatMap((reports) => from(reports)),
   );
 }
