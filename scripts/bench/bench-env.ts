@@ -31,8 +31,13 @@ export interface BenchEnv {
   close(): Promise<void>;
 }
 
+/** `BENCH_CPU_PROFILE=<dir>` writes a V8 CPU profile of each daemon there when it stops (docs/operations.md). */
+const PROFILE_ARGS = process.env.BENCH_CPU_PROFILE
+  ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE)}`]
+  : [];
+
 function spawnService(entry: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
+  const child = spawn(process.execPath, [...PROFILE_ARGS, '--import', 'tsx', path.join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
