@@ -1,10 +1,12 @@
 /**
- * Two batches in flight that link the same identity key (docs/decisions.md, Identity): a shopper's checkout on
- * one device (batch A) and, in another partition, a lead form of the same email on a second device with the
- * store's order push (batch B). Neither transaction sees the other's uncommitted links; without the key lock
- * B would credit the order under a person of its own and fail on A's credits (or leave two persons). Batch A
- * is held open after its views are written until B is seen waiting on it, so the interleaving is the one that
- * matters whatever the timing.
+ * Two batches in flight that touch the same facts from different partitions, each held in the interleaving
+ * that matters whatever the timing (batch A open after its views are written until B is seen waiting on it):
+ * - they link the same identity key (docs/decisions.md, Identity): a shopper's checkout on one device (A) and a
+ *   lead form of the same email on a second device with the store's order push (B). Neither sees the other's
+ *   uncommitted links; without the key lock B would credit the order under a person of its own and fail on
+ *   A's credits (or leave two persons);
+ * - one changes a variant's unit cost while the other credits that variant (docs/decisions.md, Conversions
+ *   and goals): without the cost locks the credit keeps the old cost and the product push never sees it.
  */
 import type { StorefrontEvent } from '../../contracts/src/events';
 import type { ShopOrder } from '../../contracts/src/pushes';
@@ -17,7 +19,8 @@ import { decodeMessage } from '../../pipeline/src/domain/decode-message';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import type { BatchItem } from '../../pipeline/src/stream/build-pipeline';
 import { createTestStore, testDb, waitFor } from '../support/harness';
-import { checkoutCompleted, leadForm, order, pageView } from '../support/journeys';
+import { addToCart, checkoutCompleted, leadForm, order, pageView } from '../support/journeys';
+import { sampleProduct } from '../support/samples';
 
 let db: Db;
 let seq = 0;
@@ -45,33 +48,11 @@ const eventItem = (storeId: string, partition: number, e: StorefrontEvent) => it
 const orderItem = (storeId: string, partition: number, o: ShopOrder) =>
   item(storeId, partition, PUSH_SUBJECT_NAMES.orders, o);
 
-it('two batches linking the same email and order concurrently end with one person and the order credited once', async () => {
-  const store = await createTestStore(db);
-  const s = store.store.store_id;
-  const email = 'ada@example.com';
-  const phone = { client: 'phone-1' };
-  const laptop = { client: 'laptop-1' };
-  const batchA = [
-    eventItem(s, 1, pageView({ ...phone, at: '2026-03-02T10:00:00Z', url: 'https://shop.example/?utm_source=tiktok' })),
-    eventItem(
-      s,
-      1,
-      checkoutCompleted(
-        { ...phone, at: '2026-03-02T10:05:00Z' },
-        { orderId: '7001', token: 'tok-1', amount: 40, email },
-      ),
-    ),
-  ];
-  const batchB = [
-    eventItem(s, 2, pageView({ ...laptop, at: '2026-03-01T09:00:00Z', url: 'https://shop.example/?utm_source=news' })),
-    eventItem(s, 2, leadForm({ ...laptop, at: '2026-03-01T09:01:00Z' }, email)),
-    orderItem(
-      s,
-      3,
-      order({ id: '7001', email, created_at: '2026-03-02T10:05:00Z', updated_at: '2026-03-02T10:05:00Z' }),
-    ),
-  ];
-
+/**
+ * Applies batch A and holds its transaction open after its views are written, until batch B is seen waiting on
+ * it (or has finished without waiting); then lets A commit and waits for both.
+ */
+async function applyInterleaved(batchA: BatchItem[], batchB: BatchItem[]): Promise<void> {
   const maintain = createViewMaintainer(silentLogger());
   let backendA = 0;
   let heldA!: () => void;
@@ -109,6 +90,36 @@ it('two batches linking the same email and order concurrently end with one perso
   heldA();
   await appliedA;
   await appliedB;
+}
+
+it('two batches linking the same email and order concurrently end with one person and the order credited once', async () => {
+  const store = await createTestStore(db);
+  const s = store.store.store_id;
+  const email = 'ada@example.com';
+  const phone = { client: 'phone-1' };
+  const laptop = { client: 'laptop-1' };
+  const batchA = [
+    eventItem(s, 1, pageView({ ...phone, at: '2026-03-02T10:00:00Z', url: 'https://shop.example/?utm_source=tiktok' })),
+    eventItem(
+      s,
+      1,
+      checkoutCompleted(
+        { ...phone, at: '2026-03-02T10:05:00Z' },
+        { orderId: '7001', token: 'tok-1', amount: 40, email },
+      ),
+    ),
+  ];
+  const batchB = [
+    eventItem(s, 2, pageView({ ...laptop, at: '2026-03-01T09:00:00Z', url: 'https://shop.example/?utm_source=news' })),
+    eventItem(s, 2, leadForm({ ...laptop, at: '2026-03-01T09:01:00Z' }, email)),
+    orderItem(
+      s,
+      3,
+      order({ id: '7001', email, created_at: '2026-03-02T10:05:00Z', updated_at: '2026-03-02T10:05:00Z' }),
+    ),
+  ];
+
+  await applyInterleaved(batchA, batchB);
 
   const persons = await db.query<{ person_id: string }>(
     'test.persons',
@@ -129,5 +140,26 @@ it('two batches linking the same email and order concurrently end with one perso
     [s],
   );
   expect(firstTouch.map((r) => r.source)).toEqual(['news']);
+  expect((await reconcileStore(db, s)).drift).toEqual([]);
+});
+
+it('a batch crediting a variant while another changes its unit cost ends with the new cost', async () => {
+  const { store } = await createTestStore(db);
+  const s = store.store_id;
+  const shopper = { client: 'cost-shopper' };
+  // A: the product push that sets the tee's cost. B: a new shopper adds the tee to the cart meanwhile.
+  const batchA = [item(s, 4, PUSH_SUBJECT_NAMES.products, sampleProduct())];
+  const batchB = [
+    eventItem(s, 5, pageView({ ...shopper, at: '2026-03-02T10:00:00Z' })),
+    eventItem(s, 5, addToCart({ ...shopper, at: '2026-03-02T10:01:00Z' }, 25)),
+  ];
+  await applyInterleaved(batchA, batchB);
+
+  const cogs = await db.query<{ cogs: string }>(
+    'test.cogs',
+    `select cogs_micros::text as cogs from conversions where store_id = $1 and goal = 'add_to_cart'`,
+    [s],
+  );
+  expect(cogs.map((r) => r.cogs)).toEqual(['9400000']);
   expect((await reconcileStore(db, s)).drift).toEqual([]);
 });

@@ -177,11 +177,20 @@ async function upsertOrderFacts(q: Query, storeId: string, orders: readonly Orde
   );
 }
 
-/** Upserts unit costs; returns the variants whose cost is new or changed. */
+/**
+ * Upserts unit costs; returns the variants whose cost is new or changed. The variants are locked exclusively
+ * first: a concurrent batch reading their costs (under shared locks) either commits before this one looks up
+ * the conversions to recompute, or reads the new costs after this one commits.
+ */
 async function upsertVariantCosts(q: Query, storeId: string, costs: readonly VariantCost[]): Promise<string[]> {
   if (costs.length === 0) return [];
   const latest = new Map(costs.map((c) => [c.variantId, c]));
-  const rows = [...latest.values()];
+  const rows = [...latest.values()].sort((a, b) => (a.variantId < b.variantId ? -1 : 1));
+  await q(
+    'facts.variant_costs_lock',
+    `select pg_advisory_xact_lock(hashtextextended($1 || ':variant:' || v, 0)) from unnest($2::text[]) as v order by v`,
+    [storeId, rows.map((c) => c.variantId)],
+  );
   const changed = await q<{ variant_id: string }>(
     'facts.variant_costs_upsert',
     `insert into variant_costs (store_id, variant_id, product_id, cost_micros)
@@ -368,14 +377,16 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
 
       await insertEventFacts(q, storeId, batch.events);
       await upsertOrderFacts(q, storeId, batch.orders);
-      const changedVariants = await upsertVariantCosts(q, storeId, batch.costs);
       if (hooks.factsOnly) {
+        await upsertVariantCosts(q, storeId, batch.costs);
         // Bulk loading (replay --rebuild): facts and identity links only; the views are rebuilt once at the end.
         await recordIdentity(q, storeId, batch);
         continue;
       }
 
       const { persons, mergedAway } = await updateIdentity(q, storeId, batch);
+      // After the identity locks, like the shared cost locks of the recomputation (one lock order).
+      const changedVariants = await upsertVariantCosts(q, storeId, batch.costs);
       if (changedVariants.length) {
         const viaProducts = await q<{ person_id: string }>(
           'views.persons_of_variants',

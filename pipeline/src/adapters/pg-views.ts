@@ -142,6 +142,15 @@ export async function loadFactsOfGroups(
   }
   const variants = new Set<string>();
   for (const x of [...events, ...orders]) for (const [v] of x.lines) variants.add(v);
+  // Shared locks on the costs read: a batch that changes one of them holds it exclusively until it commits and
+  // then finds the conversions written meanwhile (docs/decisions.md, Conversions and goals).
+  if (variants.size) {
+    await q(
+      'views.variant_costs_lock',
+      `select pg_advisory_xact_lock_shared(hashtextextended($1 || ':variant:' || v, 0)) from unnest($2::text[]) as v order by v`,
+      [storeId, [...variants].sort()],
+    );
+  }
   const [linkRows, costRows] = await Promise.all([
     codes.size
       ? q<{ code: string; campaign: string; source: string; medium: string }>(
