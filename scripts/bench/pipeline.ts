@@ -4,10 +4,13 @@
  *    started and timed until every event is committed to the views: events/s from stream to views.
  * 2. Visibility: with the daemon running, demo events are pushed at a steady rate and the time from API
  *    acceptance to commit in the views is read from the daemon's pipeline_visibility_seconds histogram.
+ * 3. Rebuild: replay --rebuild of the store's stream. The reconciliation then checks the views, live and
+ *    rebuilt, against a recomputation from the stored facts (the drift must be zero).
  */
 import { connect } from '@nats-io/transport-node';
 import { silentLogger } from '../../runtime/logger';
 import { replayStore } from '../../pipeline/src/operations/replay';
+import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { planDemo } from '../demo/generate';
 import { pushDemo } from '../demo/push';
 import { committedMessages, cpuSeconds, startBenchEnv, waitForCommitted } from './bench-env';
@@ -79,11 +82,15 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
     await waitForCommitted(env, demo.summary.events + pushed);
     const metrics = await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
     const p50 = histogramQuantileSince(before, metrics, 0.5);
+    // The views must be exact: the reconciliation recomputes the store from its facts (after the timed phases).
+    const liveDrift = await reconcileStore(env.db, env.store.store_id);
+    if (liveDrift.driftCount) console.error('bench: live views drifted, first rows:', liveDrift.drift.slice(0, 10));
     // Replay with --rebuild of the whole stream of the store (the live daemon stopped first).
     await env.stopPipeline();
     const nc = await connect({ servers: env.natsUrl });
     const rebuild = await replayStore(nc, env.db, { storeId: env.store.store_id, rebuild: true }, silentLogger());
     await nc.close();
+    const rebuilt = await reconcileStore(env.db, env.store.store_id);
     const p95 = histogramQuantileSince(before, metrics, 0.95);
     console.log(
       JSON.stringify(
@@ -100,6 +107,7 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
             recompute_seconds: Number((rebuild.recomputeSeconds ?? 0).toFixed(2)),
             events_per_s: Math.round(rebuild.processed / Math.max(rebuild.seconds, 0.001)),
           },
+          reconciliation_drift: { live: liveDrift.driftCount, after_rebuild: rebuilt.driftCount },
           visibility: {
             rate_events_per_s: opts.rate,
             events: histogramCount(metrics) - visibleBefore,
