@@ -4,7 +4,8 @@
  * with a recomputation for the reconciliation.
  */
 import type { Query } from '../../../storage/db';
-import { AD_ROLLUP_DIMS, type AdRollupSums, isZeroSums } from '../domain/ad-rollup';
+import { AD_ROLLUP_DIMS, type AdRollupSums } from '../domain/ad-rollup';
+import { isZeroSums } from '../domain/credit-sums';
 import { applyCounterDelta, type CounterTable } from './pg-counter-rollup';
 
 const ATTRIBUTION_BY_AD: CounterTable = {

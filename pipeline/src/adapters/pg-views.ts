@@ -28,6 +28,7 @@ import type { TrackingLinkInfo } from '../domain/touchpoint-types';
 import { LINK_PARAM } from '../domain/touchpoint';
 import { getParam, parseLandingUrl } from '../domain/url-params';
 import { accumulateAdCredits } from '../domain/ad-rollup';
+import { addSums, type CreditSums } from '../domain/credit-sums';
 import { applyCounterDelta, type CounterRow, type CounterTable } from './pg-counter-rollup';
 
 const num = (v: string | number | null): number => (v === null ? 0 : Number(v));
@@ -303,24 +304,11 @@ export function rollupKey(
   return [c.day, c.goal, c.model, c.channel, c.source, c.medium, c.campaign, c.landingPage, c.platform].join('\u0000');
 }
 
-export interface RollupDelta {
-  weight: number;
-  newWeight: number;
-  valueMicros: number;
-  cogsMicros: number;
-}
+export type RollupDelta = CreditSums;
 
 /** Adds `sign` times the credits into the delta map (exact integer arithmetic). */
 export function accumulateCredits(into: Map<string, RollupDelta>, credits: Iterable<CreditRow>, sign: 1 | -1): void {
-  for (const c of credits) {
-    const k = rollupKey(c);
-    const d = into.get(k) ?? { weight: 0, newWeight: 0, valueMicros: 0, cogsMicros: 0 };
-    d.weight += sign * c.weight;
-    d.newWeight += sign * c.newWeight;
-    d.valueMicros += sign * c.valueMicros;
-    d.cogsMicros += sign * c.cogsMicros;
-    into.set(k, d);
-  }
+  for (const c of credits) addSums(into, rollupKey(c), c, sign);
 }
 
 function creditOf(r: CreditDbRow): CreditRow {
@@ -502,13 +490,7 @@ export function withoutLandingPage(delta: Map<string, RollupDelta>): Map<string,
   for (const [k, d] of delta) {
     const parts = k.split('\u0000');
     parts[7] = '';
-    const key = parts.join('\u0000');
-    const cur = out.get(key) ?? { weight: 0, newWeight: 0, valueMicros: 0, cogsMicros: 0 };
-    cur.weight += d.weight;
-    cur.newWeight += d.newWeight;
-    cur.valueMicros += d.valueMicros;
-    cur.cogsMicros += d.cogsMicros;
-    out.set(key, cur);
+    addSums(out, parts.join('\u0000'), d);
   }
   return out;
 }

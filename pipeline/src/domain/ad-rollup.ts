@@ -3,6 +3,7 @@
  * not "") summed by day, goal, model, channel, platform, campaign and the three ad ids. Pure: the incremental
  * maintainer, the repair and the reconciliation all derive it from credits with these functions.
  */
+import { addSums, type CreditSums } from './credit-sums';
 
 /** The columns of the ad rollup's key after store_id, in the order of {@link adRollupKey}. */
 export const AD_ROLLUP_DIMS = [
@@ -35,12 +36,7 @@ export interface AdCreditLike {
 }
 
 /** Integer sums of one ad rollup group. */
-export interface AdRollupSums {
-  weight: number;
-  newWeight: number;
-  valueMicros: number;
-  cogsMicros: number;
-}
+export type AdRollupSums = CreditSums;
 
 /** Only paid touchpoints are in the ad rollup. */
 export const isPaidCredit = (c: Pick<AdCreditLike, 'platform'>): boolean => c.platform !== '';
@@ -61,30 +57,10 @@ export function accumulateAdCredits(
   credits: Iterable<AdCreditLike>,
   sign: 1 | -1,
 ): void {
-  for (const c of credits) {
-    if (!isPaidCredit(c)) continue;
-    const k = adRollupKey(c);
-    const d = into.get(k) ?? { weight: 0, newWeight: 0, valueMicros: 0, cogsMicros: 0 };
-    d.weight += sign * c.weight;
-    d.newWeight += sign * c.newWeight;
-    d.valueMicros += sign * c.valueMicros;
-    d.cogsMicros += sign * c.cogsMicros;
-    into.set(k, d);
-  }
+  for (const c of credits) if (isPaidCredit(c)) addSums(into, adRollupKey(c), c, sign);
 }
 
 /** Adds one delta map into another. */
 export function mergeAdDeltas(into: Map<string, AdRollupSums>, from: ReadonlyMap<string, AdRollupSums>): void {
-  for (const [k, d] of from) {
-    const cur = into.get(k) ?? { weight: 0, newWeight: 0, valueMicros: 0, cogsMicros: 0 };
-    cur.weight += d.weight;
-    cur.newWeight += d.newWeight;
-    cur.valueMicros += d.valueMicros;
-    cur.cogsMicros += d.cogsMicros;
-    into.set(k, cur);
-  }
+  for (const [k, d] of from) addSums(into, k, d);
 }
-
-/** Whether every sum of a group is zero (such a group is not stored). */
-export const isZeroSums = (d: AdRollupSums): boolean =>
-  d.weight === 0 && d.newWeight === 0 && d.valueMicros === 0 && d.cogsMicros === 0;

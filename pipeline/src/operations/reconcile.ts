@@ -31,6 +31,7 @@ import {
   writeAnalytics,
 } from '../adapters/analytics-rollups';
 import { accumulateAdCredits, type AdRollupSums, mergeAdDeltas } from '../domain/ad-rollup';
+import { isZeroSums } from '../domain/credit-sums';
 import { adRollupDrift, applyAdRollupDelta } from '../adapters/ad-rollup';
 
 export interface DriftRow {
@@ -76,7 +77,6 @@ export interface ReconcileResult {
 }
 
 const inRange = (day: string, o: ReconcileOptions): boolean => (!o.from || day >= o.from) && (!o.to || day < o.to);
-const zero = (d: RollupDelta): boolean => !d.weight && !d.newWeight && !d.valueMicros && !d.cogsMicros;
 
 export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOptions = {}): Promise<ReconcileResult> {
   const maxRows = opts.maxRows ?? 1000;
@@ -286,7 +286,7 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
         expectedRows: Map<string, RollupDelta> = expectedRollup,
       ): void => {
         const expected = new Map(
-          [...expectedRows].filter(([k, d]) => !zero(d) && inRange(k.split('\u0000')[0]!, opts)),
+          [...expectedRows].filter(([k, d]) => !isZeroSums(d) && inRange(k.split('\u0000')[0]!, opts)),
         );
         for (const r of rows) {
           const k = rollupKey({
