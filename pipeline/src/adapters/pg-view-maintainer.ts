@@ -36,6 +36,7 @@ import {
 } from './pg-views';
 import { contributionOf, upsertProductInfo, writeAnalytics } from './analytics-rollups';
 import { applyAdRollupDelta } from './ad-rollup';
+import { lockNames } from './pg-advisory-locks';
 
 /** An epoch-ms time as PostgreSQL timestamptz text; Infinity is PostgreSQL's `infinity` (not seen yet). */
 const toTimestamp = (ms: number): string => (ms === Infinity ? 'infinity' : new Date(ms).toISOString());
@@ -185,12 +186,8 @@ async function upsertOrderFacts(q: Query, storeId: string, orders: readonly Orde
 async function upsertVariantCosts(q: Query, storeId: string, costs: readonly VariantCost[]): Promise<string[]> {
   if (costs.length === 0) return [];
   const latest = new Map(costs.map((c) => [c.variantId, c]));
-  const rows = [...latest.values()].sort((a, b) => (a.variantId < b.variantId ? -1 : 1));
-  await q(
-    'facts.variant_costs_lock',
-    `select pg_advisory_xact_lock(hashtextextended($1 || ':variant:' || v, 0)) from unnest($2::text[]) as v order by v`,
-    [storeId, rows.map((c) => c.variantId)],
-  );
+  const rows = [...latest.values()];
+  await lockNames(q, 'facts.variant_costs_lock', storeId, 'variant', latest.keys());
   const changed = await q<{ variant_id: string }>(
     'facts.variant_costs_upsert',
     `insert into variant_costs (store_id, variant_id, product_id, cost_micros)
@@ -201,17 +198,6 @@ async function upsertVariantCosts(q: Query, storeId: string, costs: readonly Var
     [storeId, rows.map((c) => c.variantId), rows.map((c) => c.productId), rows.map((c) => c.costMicros)],
   );
   return changed.map((r) => r.variant_id);
-}
-
-/** A person lock: work on one person is serialized across workers inside the batch transaction (docs/product.md, Operations). */
-async function lockPersons(q: Query, storeId: string, personIds: Iterable<string>): Promise<void> {
-  const ids = [...new Set(personIds)].sort();
-  if (ids.length === 0) return;
-  await q(
-    'identity.lock',
-    `select pg_advisory_xact_lock(hashtextextended($1 || ':' || p, 0)) from unnest($2::text[]) as p order by p`,
-    [storeId, ids],
-  );
 }
 
 /**
@@ -277,17 +263,11 @@ async function updateIdentity(
 ): Promise<{ persons: Set<string>; mergedAway: string[] }> {
   const { batchClients, newLinks } = await recordIdentity(q, storeId, batch);
   if (batchClients.length === 0) return { persons: new Set(), mergedAway: [] };
-  const newKeys = [...new Set(newLinks.map((l) => l.key))].sort();
+  const newKeys = [...new Set(newLinks.map((l) => l.key))];
   // Two batches that link the same key (an order's browser checkout and the order push, in different
   // partitions) would each miss the other's uncommitted link and both credit the order. The key lock makes the
   // second wait for the first's commit; its lookup below then sees the first's link and merges.
-  if (newKeys.length) {
-    await q(
-      'identity.lock_keys',
-      `select pg_advisory_xact_lock(hashtextextended($1 || ':key:' || k, 0)) from unnest($2::text[]) as k order by k`,
-      [storeId, newKeys],
-    );
-  }
+  await lockNames(q, 'identity.lock_keys', storeId, 'key', newKeys);
 
   // Resolve and lock until stable: a concurrent worker may merge one of these persons meanwhile.
   let locked = new Set<string>();
@@ -330,7 +310,7 @@ async function updateIdentity(
       const persons = new Set([...involved].map((p) => uf.find(p)));
       return { persons, mergedAway };
     }
-    await lockPersons(q, storeId, missing);
+    await lockNames(q, 'identity.lock', storeId, 'person', missing);
     locked = new Set([...locked, ...missing]);
   }
 }
@@ -394,7 +374,7 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
           [storeId, changedVariants],
         );
         const extra = viaProducts.map((r) => r.person_id).filter((p) => !persons.has(p));
-        await lockPersons(q, storeId, extra);
+        await lockNames(q, 'identity.lock', storeId, 'person', extra);
         for (const p of extra) persons.add(p);
       }
 

@@ -29,6 +29,7 @@ import { LINK_PARAM } from '../domain/touchpoint';
 import { getParam, parseLandingUrl } from '../domain/url-params';
 import { accumulateAdCredits } from '../domain/ad-rollup';
 import { addSums, type CreditSums } from '../domain/credit-sums';
+import { lockNames } from './pg-advisory-locks';
 import { applyCounterDelta, type CounterRow, type CounterTable } from './pg-counter-rollup';
 
 const num = (v: string | number | null): number => (v === null ? 0 : Number(v));
@@ -145,13 +146,7 @@ export async function loadFactsOfGroups(
   for (const x of [...events, ...orders]) for (const [v] of x.lines) variants.add(v);
   // Shared locks on the costs read: a batch that changes one of them holds it exclusively until it commits and
   // then finds the conversions written meanwhile (docs/decisions.md, Conversions and goals).
-  if (variants.size) {
-    await q(
-      'views.variant_costs_lock',
-      `select pg_advisory_xact_lock_shared(hashtextextended($1 || ':variant:' || v, 0)) from unnest($2::text[]) as v order by v`,
-      [storeId, [...variants].sort()],
-    );
-  }
+  await lockNames(q, 'views.variant_costs_lock', storeId, 'variant', variants, 'shared');
   const [linkRows, costRows] = await Promise.all([
     codes.size
       ? q<{ code: string; campaign: string; source: string; medium: string }>(

@@ -1,0 +1,33 @@
+/**
+ * Transaction-level advisory locks on names of one store, taken in sorted order so that concurrent batches
+ * cannot deadlock on them, released at commit or rollback: persons (work on one person is serialized across
+ * workers, docs/product.md, Operations), identity keys (docs/decisions.md, Identity) and variants whose unit
+ * cost changes (docs/decisions.md, Conversions and goals).
+ */
+import type { Query } from '../../../storage/db';
+
+export type LockSpace = 'person' | 'key' | 'variant';
+
+/** The text a lock is hashed from. Persons keep the plain `store:person` form they have always been locked by. */
+const PREFIX: Record<LockSpace, (storeId: string) => string> = {
+  person: (storeId) => `${storeId}:`,
+  key: (storeId) => `${storeId}:key:`,
+  variant: (storeId) => `${storeId}:variant:`,
+};
+
+export async function lockNames(
+  q: Query,
+  tag: string,
+  storeId: string,
+  space: LockSpace,
+  names: Iterable<string>,
+  mode: 'exclusive' | 'shared' = 'exclusive',
+): Promise<void> {
+  const sorted = [...new Set(names)].sort();
+  if (sorted.length === 0) return;
+  const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+  await q(tag, `select ${fn}(hashtextextended($1 || n, 0)) from unnest($2::text[]) as n order by n`, [
+    PREFIX[space](storeId),
+    sorted,
+  ]);
+}
