@@ -36,57 +36,15 @@ import {
   validateAdFilters,
 } from './ad-keys';
 import { sortRecords, validateSort } from './analytics-lists';
-import { toRecord, validateRange } from './report.service';
+import { addReportSums, emptySums, type ReportSums, summaryOfSums, validateRange } from './report.service';
 
 export const DEFAULT_DRILL_PAGE_SIZE = 20;
 const AD_METRIC_COLUMNS = [...ATTRIBUTION_METRICS, 'ctr', 'cvr'] as const;
 
-interface Sums {
-  weight: number;
-  newWeight: number;
-  valueMicros: number;
-  cogsMicros: number;
-  spendMicros: number;
-  impressions: number;
-  clicks: number;
-  adValueMicros: number;
-}
-
-const zero = (): Sums => ({
-  weight: 0,
-  newWeight: 0,
-  valueMicros: 0,
-  cogsMicros: 0,
-  spendMicros: 0,
-  impressions: 0,
-  clicks: 0,
-  adValueMicros: 0,
-});
-
-function add(into: Sums, from: Sums): void {
-  into.weight += from.weight;
-  into.newWeight += from.newWeight;
-  into.valueMicros += from.valueMicros;
-  into.cogsMicros += from.cogsMicros;
-  into.spendMicros += from.spendMicros;
-  into.impressions += from.impressions;
-  into.clicks += from.clicks;
-  into.adValueMicros += from.adValueMicros;
-}
-
 /** The fourteen numbers (get-list's formulas) plus ctr and cvr, from integer sums. */
-function summaryOf(s: Sums): AdSummary {
-  const {
-    campaign: _c,
-    channel: _ch,
-    source: _s,
-    platform: _p,
-    medium: _m,
-    landing_page: _l,
-    ...numbers
-  } = toRecord({ dims: { campaign: '', channel: '', source: '', medium: '', landing_page: '' }, ...s }, []);
+function summaryOf(s: ReportSums): AdSummary {
   return {
-    ...numbers,
+    ...summaryOfSums(s),
     ctr: roundTo(s.impressions === 0 ? 0 : s.clicks / s.impressions, RATIO_DECIMALS),
     cvr: roundTo(s.clicks === 0 ? 0 : s.weight / WEIGHT_SCALE / s.clicks, RATIO_DECIMALS),
   };
@@ -129,7 +87,7 @@ const rawOf = (r: SumsRow): RawAdRow => ({
   adId: r.ad_id,
 });
 
-const sumsOf = (r: SumsRow): Sums => ({
+const sumsOf = (r: SumsRow): ReportSums => ({
   weight: Number(r.weight),
   newWeight: Number(r.new_weight),
   valueMicros: Number(r.value_micros),
@@ -212,7 +170,7 @@ export class AdAnalysisService {
   private async groups(
     store: StoreRecord,
     req: AdAnalysisSumRequest,
-  ): Promise<{ dims: AdDimension[]; groups: Array<{ row: ResolvedAdRow; sums: Sums }> }> {
+  ): Promise<{ dims: AdDimension[]; groups: Array<{ row: ResolvedAdRow; sums: ReportSums }> }> {
     validateRange(req.start_date, req.end_date);
     validateModelGoal(req.model, req.goal);
     const dims = validateAdDimensions(req.dimensions);
@@ -237,13 +195,13 @@ export class AdAnalysisService {
         params,
       ),
     ]);
-    const groups = new Map<string, { row: ResolvedAdRow; sums: Sums }>();
+    const groups = new Map<string, { row: ResolvedAdRow; sums: ReportSums }>();
     for (const r of rows) {
       const resolved = resolveAdRow(rawOf(r), dir);
       if (!keep(resolved)) continue;
       const k = adGroupKey(resolved, dims);
-      const g = groups.get(k) ?? { row: resolved, sums: zero() };
-      add(g.sums, sumsOf(r));
+      const g = groups.get(k) ?? { row: resolved, sums: emptySums() };
+      addReportSums(g.sums, sumsOf(r));
       groups.set(k, g);
     }
     return { dims, groups: [...groups.values()] };
@@ -262,8 +220,8 @@ export class AdAnalysisService {
 
   async sum(store: StoreRecord, req: AdAnalysisSumRequest): Promise<AdSummary> {
     const { groups } = await this.groups(store, req);
-    const total = zero();
-    for (const g of groups) add(total, g.sums);
+    const total = emptySums();
+    for (const g of groups) addReportSums(total, g.sums);
     return summaryOf(total);
   }
 

@@ -102,6 +102,45 @@ export function toRecord(g: GroupSums, dims: readonly Dimension[]): AttributionR
   };
 }
 
+/** The integer sums of a group without its dimension values. */
+export type ReportSums = Omit<GroupSums, 'dims'>;
+
+export const emptySums = (): ReportSums => ({
+  weight: 0,
+  newWeight: 0,
+  valueMicros: 0,
+  cogsMicros: 0,
+  spendMicros: 0,
+  impressions: 0,
+  clicks: 0,
+  adValueMicros: 0,
+});
+
+export function addReportSums(into: ReportSums, from: ReportSums): void {
+  into.weight += from.weight;
+  into.newWeight += from.newWeight;
+  into.valueMicros += from.valueMicros;
+  into.cogsMicros += from.cogsMicros;
+  into.spendMicros += from.spendMicros;
+  into.impressions += from.impressions;
+  into.clicks += from.clicks;
+  into.adValueMicros += from.adValueMicros;
+}
+
+/** The fourteen numbers of get-list's formulas for a total (a record without its dimension values). */
+export function summaryOfSums(s: ReportSums): AttributionSummary {
+  const {
+    campaign: _c,
+    channel: _ch,
+    source: _s,
+    platform: _p,
+    medium: _m,
+    landing_page: _l,
+    ...summary
+  } = toRecord({ dims: { campaign: '', channel: '', source: '', medium: '', landing_page: '' }, ...s }, []);
+  return summary;
+}
+
 export function compareRecords(
   a: AttributionRecord,
   b: AttributionRecord,
@@ -180,37 +219,9 @@ export class ReportService {
   }
 
   async sum(store: StoreRecord, req: GetListSumRequest): Promise<AttributionSummary> {
-    const { dims, groups } = await this.groups(store, req);
-    const total: GroupSums = {
-      dims: Object.fromEntries(DIMENSIONS.map((d) => [d, ''])) as Record<Dimension, string>,
-      weight: 0,
-      newWeight: 0,
-      valueMicros: 0,
-      cogsMicros: 0,
-      spendMicros: 0,
-      impressions: 0,
-      clicks: 0,
-      adValueMicros: 0,
-    };
-    for (const g of groups) {
-      total.weight += g.weight;
-      total.newWeight += g.newWeight;
-      total.valueMicros += g.valueMicros;
-      total.cogsMicros += g.cogsMicros;
-      total.spendMicros += g.spendMicros;
-      total.impressions += g.impressions;
-      total.clicks += g.clicks;
-      total.adValueMicros += g.adValueMicros;
-    }
-    const {
-      campaign: _c,
-      channel: _ch,
-      source: _s,
-      platform: _p,
-      medium: _m,
-      landing_page: _l,
-      ...summary
-    } = toRecord(total, dims);
-    return summary;
+    const { groups } = await this.groups(store, req);
+    const total = emptySums();
+    for (const g of groups) addReportSums(total, g);
+    return summaryOfSums(total);
   }
 }
