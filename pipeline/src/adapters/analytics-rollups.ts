@@ -20,7 +20,8 @@ import {
 import type { PersonFacts, PersonView } from '../domain/recompute-person';
 import { type ProductInfo, productInfoOfEvent } from '../domain/facts';
 import type { StorefrontEvent } from '../../../contracts/src/events';
-import { applyCounterDelta, type CounterColumn, type CounterTable } from './pg-counter-rollup';
+import { TOUCH_GROUP_DIMENSIONS, touchGroupId } from './touch-group-id';
+import { applyCounterDelta, type CounterColumn, type CounterRow, type CounterTable } from './pg-counter-rollup';
 
 type SqlType = 'date' | 'text' | 'smallint' | 'integer' | 'bigint' | 'integer[]';
 
@@ -39,20 +40,27 @@ const text = (name: string) => ({ name, type: 'text' }) as const;
 const date = (name: string) => ({ name, type: 'date' }) as const;
 const big = (name: string) => ({ name, type: 'bigint' }) as const;
 const int = (name: string) => ({ name, type: 'integer' }) as const;
-const TOUCH = ['channel', 'source', 'medium', 'campaign', 'landing_page'].map(text);
+const TOUCH = TOUCH_GROUP_DIMENSIONS.map(text);
 
 export type AnalyticsRollup = 'web_daily' | 'web_users' | 'product_daily' | 'product_users' | 'product_credits_daily';
 
 interface RollupShape extends TableShape, CounterTable {
   table: AnalyticsRollup;
+  /** The key cells of a delta and of the reconciliation: with the five touchpoint texts where grouped. */
   keys: readonly CounterColumn[];
   values: readonly CounterColumn[];
+  /**
+   * Where the five touchpoint texts start in `keys`, for the tables that store them as one touch group id
+   * (`group_id`, with the texts in touch_groups).
+   */
+  touchAt?: number;
 }
 
 const WEB_DAILY: RollupShape = {
   table: 'web_daily',
   keys: [date('day'), ...TOUCH],
   values: ['sessions', 'events', 'engaged_sessions', 'new_users'].map(big),
+  touchAt: 1,
 };
 const WEB_USERS: RollupShape = {
   table: 'web_users',
@@ -60,7 +68,18 @@ const WEB_USERS: RollupShape = {
   values: ['users', 'product_view_users', 'atc_users', 'checkout_users', 'payment_info_users', 'purchase_users'].map(
     int,
   ),
+  touchAt: 2,
 };
+
+/** The columns a rollup stores: its keys with the touchpoint texts replaced by `group_id`. */
+function storedShape(shape: RollupShape): CounterTable {
+  const at = shape.touchAt;
+  if (at === undefined) return shape;
+  const keys = [...shape.keys];
+  keys.splice(at, TOUCH.length, big('group_id'));
+  return { table: shape.table, keys, values: shape.values };
+}
+
 const PRODUCT_DAILY: RollupShape = {
   table: 'product_daily',
   keys: [date('day'), text('product_id')],
@@ -300,11 +319,42 @@ function columnsOf(cols: readonly Column[], rows: readonly (readonly Cell[])[]):
   return cols.map((c, i) => rows.map((r) => (c.type === 'integer[]' ? `{${(r[i] as number[]).join(',')}}` : r[i])));
 }
 
+/**
+ * Applies the delta to the rollups. The touch groups it names are recorded first, in id order and before any
+ * rollup row is written, so two batches naming the same new group wait for each other only there.
+ */
 export async function applyAnalyticsDelta(q: Query, storeId: string, delta: AnalyticsDelta): Promise<void> {
-  for (const shape of ANALYTICS_ROLLUPS) {
-    const rows = [...delta.get(shape.table)!].map(([k, values]) => ({ key: k.split('\u0000'), values }));
-    await applyCounterDelta(q, storeId, shape, rows);
-  }
+  const groups = new Map<string, string[]>();
+  const stored = ANALYTICS_ROLLUPS.map((shape) => {
+    const at = shape.touchAt;
+    const rows: CounterRow[] = [];
+    for (const [k, values] of delta.get(shape.table)!) {
+      if (values.every((v) => v === 0)) continue;
+      const key = k.split('\u0000');
+      if (at !== undefined) {
+        const touch = key.slice(at, at + TOUCH.length);
+        const id = touchGroupId(touch);
+        groups.set(id, touch);
+        key.splice(at, TOUCH.length, id);
+      }
+      rows.push({ key, values });
+    }
+    return { shape: storedShape(shape), rows };
+  });
+  await recordTouchGroups(q, storeId, groups);
+  for (const { shape, rows } of stored) await applyCounterDelta(q, storeId, shape, rows);
+}
+
+async function recordTouchGroups(q: Query, storeId: string, groups: Map<string, string[]>): Promise<void> {
+  if (groups.size === 0) return;
+  const ids = [...groups.keys()].sort();
+  await q(
+    'views.touch_groups_insert',
+    `insert into touch_groups (store_id, group_id, ${TOUCH_GROUP_DIMENSIONS.join(', ')})
+     select $1, * from unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+     on conflict (store_id, group_id) do nothing`,
+    [storeId, ids, ...TOUCH_GROUP_DIMENSIONS.map((_, i) => ids.map((id) => groups.get(id)![i]))],
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -461,9 +511,14 @@ export async function compareAnalytics(
     const dayIndex = shape.keys.findIndex((c) => c.name === 'day');
     const want = new Map(nonZero(expected.get(shape.table)!).filter(([k]) => inRange(k.split('\u0000')[dayIndex]!)));
     const cols = [...shape.keys, ...shape.values].map((c) => dateText(c));
+    // Grouped rollups are read back with their texts (touch_groups is written with them, never deleted).
+    const from =
+      shape.touchAt === undefined
+        ? `${shape.table} a`
+        : `${shape.table} a join touch_groups g on g.store_id = a.store_id and g.group_id = a.group_id`;
     const rows = await q<Record<string, unknown>>(
       `reconcile.${shape.table}`,
-      `select ${cols.join(', ')} from ${shape.table} where store_id = $1
+      `select ${cols.join(', ')} from ${from} where a.store_id = $1
          and ($2::date is null or day >= $2::date) and ($3::date is null or day < $3::date)`,
       [storeId, range.from ?? null, range.to ?? null],
     );

@@ -76,24 +76,37 @@ export class WebAnalysisService {
     const mask = dims.reduce((m, d) => m | (1 << DIMENSION_BITS.indexOf(d)), 0);
     const select = dims.length ? `${dims.join(', ')}, ` : '';
     const groupBy = dims.length ? `group by ${dims.join(', ')}` : 'group by ()';
+    // The web rollups key a touchpoint group by its id: sum by id first (narrow rows, one bigint to hash),
+    // then name the groups once (docs/decisions.md, Analytics, touch groups).
+    const byGroup = (sums: string): string =>
+      `(${sums} group by group_id) s join touch_groups g on g.store_id = $1 and g.group_id = s.group_id`;
+    const named = dims.length ? `${dims.map((d) => `g.${d}`).join(', ')}, ` : '';
+    const namedGroupBy = dims.length ? `group by ${dims.map((d) => `g.${d}`).join(', ')}` : 'group by ()';
     const args = [store.store_id, range.start_date, range.end_date];
     const spendDims = dims.filter((d) => d !== 'landing_page');
     const [daily, users, purchases, spend] = await Promise.all([
       this.db.query<Record<string, string>>(
         'web.daily',
-        `select ${select}sum(sessions) as sessions, sum(events) as events, sum(engaged_sessions) as engaged_sessions,
+        `select ${named}sum(sessions) as sessions, sum(events) as events, sum(engaged_sessions) as engaged_sessions,
                 sum(new_users) as new_users
-         from web_daily where store_id = $1 and day >= $2::date and day < $3::date ${groupBy}`,
+         from ${byGroup(`select group_id, sum(sessions) as sessions, sum(events) as events,
+                           sum(engaged_sessions) as engaged_sessions, sum(new_users) as new_users
+                         from web_daily where store_id = $1 and day >= $2::date and day < $3::date`)}
+         ${namedGroupBy}`,
         args,
       ),
       // A person counts once per group: on its row of the first day it was active in the range.
       this.db.query<Record<string, string>>(
         'web.users',
-        `select ${select}sum(users) as users, sum(product_view_users) as product_view_users, sum(atc_users) as atc_users,
+        `select ${named}sum(users) as users, sum(product_view_users) as product_view_users, sum(atc_users) as atc_users,
                 sum(checkout_users) as checkout_users, sum(payment_info_users) as payment_info_users,
                 sum(purchase_users) as purchase_users
-         from web_users where store_id = $1 and dims = $4 and day >= $2::date and day < $3::date and prev_day < $2::date
-         ${groupBy}`,
+         from ${byGroup(`select group_id, sum(users) as users, sum(product_view_users) as product_view_users,
+                           sum(atc_users) as atc_users, sum(checkout_users) as checkout_users,
+                           sum(payment_info_users) as payment_info_users, sum(purchase_users) as purchase_users
+                         from web_users where store_id = $1 and dims = $4 and day >= $2::date and day < $3::date
+                           and prev_day < $2::date`)}
+         ${namedGroupBy}`,
         [...args, mask],
       ),
       this.db.query<Record<string, string>>(

@@ -1,0 +1,112 @@
+/**
+ * Touch groups: the web rollups key a touchpoint group by an id that the pipeline computes in TypeScript and
+ * migration 0012 computed in SQL for the rows it converted; both must agree on every value a store can send,
+ * or a converted row and a newly written one of the same group would be two groups.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { migrate } from '../../infra/migrate';
+import { touchGroupId } from '../../pipeline/src/adapters/touch-group-id';
+import type { Db } from '../../storage/db';
+import { testEnv } from '../support/env';
+import { testDb } from '../support/harness';
+
+let db: Db;
+beforeAll(() => {
+  db = testDb();
+});
+afterAll(() => db.close());
+
+const TRICKY: string[][] = [
+  ['', '', '', '', ''],
+  ['paid_social', 'facebook', 'paid_social', 'spring', '/'],
+  // Separators inside values: the length prefixes keep these apart.
+  ['a', '1:b', '', '', ''],
+  ['a1:', 'b', '', '', ''],
+  ['direct', '(direct)', '(none)', '', '/products/tee?x=1&y=2'],
+  // Multi-byte and astral characters: lengths are counted in UTF-8 bytes on both sides.
+  ['organic', 'müller.de', 'réf', '夏のセール', '/collections/😀-sale'],
+  ['email', 'klaviyo', 'email', 'a\u0001b\tc"d\\e\'f', '/\u00a0'],
+];
+
+it('gives the same id in TypeScript as touch_group_id() in SQL', async () => {
+  const rows = await db.query<{ id: string }>(
+    'test.touch_group_ids',
+    `select touch_group_id(c, s, m, ca, lp)::text as id
+     from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) with ordinality as t(c, s, m, ca, lp, n)
+     order by n`,
+    [0, 1, 2, 3, 4].map((i) => TRICKY.map((v) => v[i])),
+  );
+  expect(rows.map((r) => r.id)).toEqual(TRICKY.map(touchGroupId));
+  expect(new Set(rows.map((r) => r.id)).size).toBe(TRICKY.length);
+});
+
+it('migration 0012 moves the stored web rollups onto group ids without changing a figure', async () => {
+  const name = `touch_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: testEnv.databaseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(testEnv.databaseUrl);
+  url.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  try {
+    const before = await migrate(url.toString(), 11);
+    expect(before.at(-1)).toBe('0011_dashboard_key');
+    await client.connect();
+    // Rows as 0010 stored them: two groups of web_daily, span rows of two dimension sets.
+    await client.query(`insert into web_daily values
+      ('st_a', '2026-03-01', 'paid_social', 'facebook', 'paid_social', 'spring', '/', 3, 9, 2, 1),
+      ('st_a', '2026-03-02', 'organic', 'google', 'organic', '', '/products/tee', 1, 4, 1, 0),
+      ('st_b', '2026-03-01', 'paid_social', 'facebook', 'paid_social', 'spring', '/', 5, 5, 5, 5)`);
+    await client.query(`insert into web_users values
+      ('st_a', 1, '2026-03-01', 'paid_social', '', '', '', '', '-infinity', 2, 1, 1, 0, 0, 0),
+      ('st_a', 1, '2026-03-02', 'paid_social', '', '', '', '', '2026-03-01', 1, 1, 0, 0, 0, 0),
+      ('st_a', 0, '2026-03-01', '', '', '', '', '', '-infinity', 3, 2, 1, 1, 1, 1)`);
+    expect(await migrate(url.toString())).toEqual(['0012_touch_groups']);
+
+    const daily = await client.query<Record<string, string | number>>(
+      `select d.store_id, to_char(day, 'YYYY-MM-DD') as day, channel, source, medium, campaign, landing_page,
+              sessions::int, events::int, engaged_sessions::int, new_users::int
+       from web_daily d join touch_groups g using (store_id, group_id) order by 1, 2`,
+    );
+    expect(daily.rows.map((r) => Object.values(r))).toEqual([
+      ['st_a', '2026-03-01', 'paid_social', 'facebook', 'paid_social', 'spring', '/', 3, 9, 2, 1],
+      ['st_a', '2026-03-02', 'organic', 'google', 'organic', '', '/products/tee', 1, 4, 1, 0],
+      ['st_b', '2026-03-01', 'paid_social', 'facebook', 'paid_social', 'spring', '/', 5, 5, 5, 5],
+    ]);
+    const users = await client.query<{
+      dims: number;
+      day: string;
+      channel: string;
+      prev: string;
+      users: number;
+      purchase_users: number;
+      id: string;
+    }>(
+      `select dims, to_char(day, 'YYYY-MM-DD') as day, channel, prev_day::text as prev, users, purchase_users,
+              group_id::text as id
+       from web_users u join touch_groups g using (store_id, group_id) order by 1, 2`,
+    );
+    expect(users.rows.map((r) => [r.dims, r.day, r.channel, r.prev, r.users, r.purchase_users])).toEqual([
+      [0, '2026-03-01', '', '-infinity', 3, 1],
+      [1, '2026-03-01', 'paid_social', '-infinity', 2, 0],
+      [1, '2026-03-02', 'paid_social', '2026-03-01', 1, 0],
+    ]);
+    // The ids the pipeline will compute for the same groups.
+    expect(users.rows[1]!.id).toBe(touchGroupId(['paid_social', '', '', '', '']));
+    expect(users.rows[0]!.id).toBe(touchGroupId(['', '', '', '', '']));
+    const indexes = await client.query<{ indexname: string }>(
+      "select indexname from pg_indexes where tablename in ('web_daily', 'web_users') order by 1",
+    );
+    expect(indexes.rows.map((r) => r.indexname)).toEqual(['web_daily_pkey', 'web_users_pkey']);
+    const groups = await client.query('select store_id, count(*)::int as n from touch_groups group by 1 order by 1');
+    expect(groups.rows).toEqual([
+      { store_id: 'st_a', n: 4 },
+      { store_id: 'st_b', n: 1 },
+    ]);
+  } finally {
+    await client.end().catch(() => undefined);
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+});
