@@ -2,6 +2,8 @@
  * `npm run bench -- api`: latency and throughput of get-list (3 dimensions, 90-day range) over a store
  * loaded with demo data (1 million events by default), alone and while ingestion runs; then of the web
  * funnel (3 dimensions, 90 days: exact distinct persons per step) and of the product list over the same store.
+ * Latency is measured one request at a time (what a caller waits); throughput with `--concurrency` requests
+ * in flight, which on a small machine saturates the cores, so its latencies include queueing.
  * The rate limit is 5 requests/s per key and operation, so the load generator spreads its requests over
  * many API keys of the store (created for the run), as many consumers of one store would.
  */
@@ -16,6 +18,7 @@ import { percentile, startBenchEnv, waitForCommitted } from './bench-env';
 export interface ApiBenchOptions {
   events: number;
   seconds: number;
+  /** Requests in flight in the throughput phases (the latency phases send one at a time). */
   concurrency: number;
   /** Events/s pushed through the API during the second phase. */
   ingestRate: number;
@@ -160,9 +163,16 @@ export async function benchApi(opts: ApiBenchOptions): Promise<void> {
     }
     const day = (d: Date) => d.toISOString().slice(0, 10);
     const end = day(new Date(first.getTime() + days * 86_400_000));
+    /** One request at a time, then `concurrency` in flight, after a warm-up. */
+    const measure = async (requestOf: RequestOf) => {
+      await loadPhase(env.apiUrl, keys, 2, opts.concurrency, requestOf);
+      return {
+        one_in_flight: await loadPhase(env.apiUrl, keys, opts.seconds, 1, requestOf),
+        [`${opts.concurrency}_in_flight`]: await loadPhase(env.apiUrl, keys, opts.seconds, opts.concurrency, requestOf),
+      };
+    };
     const getList = getListRequest(day(first), end);
-    await loadPhase(env.apiUrl, keys, 2, opts.concurrency, getList); // warm-up
-    const alone = await loadPhase(env.apiUrl, keys, opts.seconds, opts.concurrency, getList);
+    const alone = await measure(getList);
 
     // The same while ingestion runs at a steady rate (a busy store's traffic), through the API and the pipeline.
     const more = planDemo({
@@ -173,19 +183,15 @@ export async function benchApi(opts: ApiBenchOptions): Promise<void> {
     });
     const ingest = pushPaced(env.apiUrl, env.credentials.ingest_key, [...more.events()], opts.ingestRate);
     await new Promise((r) => setTimeout(r, 2000));
-    const underIngestion = await loadPhase(env.apiUrl, keys, opts.seconds, opts.concurrency, getList);
+    const underIngestion = { one_in_flight: await loadPhase(env.apiUrl, keys, opts.seconds, 1, getList) };
     const pushed = await ingest.then(
       (events) => ({ events, rate_events_per_s: opts.ingestRate }),
       (err: unknown) => ({ error: String(err) }),
     );
 
     // The analytics operations over the same store and range, alone.
-    const web = webAnalysisRequest(day(first), end);
-    await loadPhase(env.apiUrl, keys, 2, opts.concurrency, web);
-    const webAnalysis = await loadPhase(env.apiUrl, keys, opts.seconds, opts.concurrency, web);
-    const products = productAnalysisRequest(day(first), end);
-    await loadPhase(env.apiUrl, keys, 2, opts.concurrency, products);
-    const productAnalysis = await loadPhase(env.apiUrl, keys, opts.seconds, opts.concurrency, products);
+    const webAnalysis = await measure(webAnalysisRequest(day(first), end));
+    const productAnalysis = await measure(productAnalysisRequest(day(first), end));
     const [webRows] = await env.db.query<{ daily: string; users: string; products: string }>(
       'bench.analytics_rows',
       `select (select count(*) from web_daily where store_id = $1) as daily,

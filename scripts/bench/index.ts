@@ -42,7 +42,7 @@ program
   )
   .option('--events <n>', 'demo events in the store', '1000000')
   .option('--seconds <n>', 'length of each measuring phase', '20')
-  .option('--concurrency <n>', 'requests in flight', '4')
+  .option('--concurrency <n>', 'requests in flight in the throughput phases', '4')
   .option('--ingest-rate <n>', 'events/s pushed during the second phase', '1000')
   .action(async (o: { events: string; seconds: string; concurrency: string; ingestRate: string }) => {
     await benchApi({
