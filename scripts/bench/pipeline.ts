@@ -60,8 +60,10 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
     const started = Date.now();
     const atStart = await committedMessages(env);
     const cpuAtStart = await cpuSeconds(`${env.pipelineHealthUrl}/metrics`);
+    const stepsAtStart = await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
     await waitForCommitted(env, demo.summary.events);
     const seconds = (Date.now() - started) / 1000;
+    const steps = batchTimeBySteps(stepsAtStart, await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text()));
     const cpuMicrosPerEvent =
       (((await cpuSeconds(`${env.pipelineHealthUrl}/metrics`)) - cpuAtStart) * 1e6) / (demo.summary.events - atStart);
     const throughput = Math.round((demo.summary.events - atStart) / seconds);
@@ -101,6 +103,7 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
           throughput_events_per_s: throughput,
           throughput_seconds: Number(seconds.toFixed(2)),
           pipeline_cpu_us_per_event: Math.round(cpuMicrosPerEvent),
+          batch_time_by_step: steps,
           replay_rebuild: {
             messages: rebuild.processed,
             seconds: Number(rebuild.seconds.toFixed(2)),
@@ -125,6 +128,41 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
 }
 
 const VIS = 'pipeline_visibility_seconds';
+
+/**
+ * Where the batch transactions' time went between two scrapes: each maintenance step's seconds and share of
+ * the flush time (`other` is the rest: raw payloads, pushes, link clicks, the commit). With two lanes the
+ * batches overlap, so the seconds add up to more than the phase's wall time; the shares are what compare.
+ */
+export function batchTimeBySteps(
+  before: string,
+  after: string,
+): { flush_seconds: number; steps: Record<string, { seconds: number; share: number }> } {
+  const read = (text: string): Map<string, number> => {
+    const out = new Map<string, number>();
+    for (const m of text.matchAll(/^pipeline_batch_step_seconds_total\{step="([a-z_]+)"\} (\S+)$/gm))
+      out.set(m[1]!, Number(m[2]));
+    const flush = /^pipeline_flush_duration_seconds_sum (\S+)$/m.exec(text);
+    out.set('flush', flush ? Number(flush[1]) : 0);
+    return out;
+  };
+  const [b, a] = [read(before), read(after)];
+  const since = (k: string): number => (a.get(k) ?? 0) - (b.get(k) ?? 0);
+  const flush = since('flush');
+  const steps: Record<string, { seconds: number; share: number }> = {};
+  let named = 0;
+  const entry = (seconds: number) => ({
+    seconds: Number(seconds.toFixed(2)),
+    share: flush > 0 ? Number((seconds / flush).toFixed(3)) : 0,
+  });
+  for (const k of a.keys()) {
+    if (k === 'flush') continue;
+    named += since(k);
+    steps[k] = entry(since(k));
+  }
+  steps.other = entry(Math.max(0, flush - named));
+  return { flush_seconds: Number(flush.toFixed(2)), steps };
+}
 
 function histogramCount(text: string): number {
   const m = new RegExp(`^${VIS}_count (\\d+)`, 'm').exec(text);

@@ -14,6 +14,7 @@ import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
+import { MAINTENANCE_STEPS } from '../../pipeline/src/adapters/pg-view-maintainer';
 import { EVENT_NAMES } from '../../contracts/src/events';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
 import {
@@ -530,6 +531,21 @@ describe('tenant isolation and limits', () => {
     const r = await reconcileStore(db, shop.store.store_id);
     expect(r.drift).toEqual([]);
   });
+});
+
+it('the daemon reports the time of each maintenance step, within the time of its batches', async () => {
+  const steps = await pipeline.metrics.registry.getSingleMetric('pipeline_batch_step_seconds_total')!.get();
+  const flush = await pipeline.metrics.registry.getSingleMetric('pipeline_flush_duration_seconds')!.get();
+  const seconds = new Map(steps.values.map((v) => [v.labels.step, v.value]));
+  expect([...seconds.keys()].sort()).toEqual([...MAINTENANCE_STEPS].sort());
+  expect(seconds.get('analytics')).toBeGreaterThan(0);
+  expect(seconds.get('recompute')).toBeGreaterThan(0);
+  const flushSum = flush.values.find(
+    (v) => (v as { metricName?: string }).metricName === 'pipeline_flush_duration_seconds_sum',
+  )!.value;
+  const stepSum = [...seconds.values()].reduce((a, b) => a + b, 0);
+  expect(stepSum).toBeGreaterThan(0);
+  expect(stepSum).toBeLessThanOrEqual(flushSum);
 });
 
 describe('on demo data', () => {

@@ -41,6 +41,32 @@ import { lockNames } from './pg-advisory-locks';
 /** An epoch-ms time as PostgreSQL timestamptz text; Infinity is PostgreSQL's `infinity` (not seen yet). */
 const toTimestamp = (ms: number): string => (ms === Infinity ? 'infinity' : new Date(ms).toISOString());
 
+/** The steps of a store's maintenance, in the order a batch runs them. */
+export const MAINTENANCE_STEPS = [
+  'facts',
+  'identity',
+  'spend',
+  'load',
+  'recompute',
+  'sessions',
+  'attribution',
+  'analytics',
+  'ads',
+  'webhooks',
+  'product_info',
+] as const;
+export type MaintenanceStep = (typeof MAINTENANCE_STEPS)[number];
+
+/** Reports the time since the previous lap (or since creation) as the named step's. */
+function lapTimer(onStep: MaintainerHooks['onStep']): (step: MaintenanceStep) => void {
+  let last = performance.now();
+  return (step) => {
+    const now = performance.now();
+    onStep?.(step, (now - last) / 1000);
+    last = now;
+  };
+}
+
 export interface MaintainerHooks {
   /** Store facts and identity links only, maintain no view (a rebuild recomputes every view at the end). */
   factsOnly?: boolean;
@@ -48,6 +74,8 @@ export interface MaintainerHooks {
   enqueueWebhooks?: WebhookEnqueuer;
   /** A conversion rate was missing and 1:1 was assumed. */
   onMissingRate?: (storeId: string, currency: string) => void;
+  /** Wall time of one named step of a store's maintenance (where a batch's time goes). */
+  onStep?: (step: MaintenanceStep, seconds: number) => void;
   /** Figures of one store's maintenance step. */
   onApplied?: (figures: {
     storeId: string;
@@ -347,6 +375,7 @@ function webhookCandidates(raw: StorefrontEvent[], facts: PersonFacts[], views: 
 export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}): MaintainViews {
   return async (q: Query, facts: NewFacts): Promise<void> => {
     const batches = splitByStore(facts, hooks);
+    const lap = lapTimer(hooks.onStep);
     for (const batch of batches) {
       const storeId = batch.store.storeId;
       const rules: StoreRules = {
@@ -357,10 +386,12 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
 
       await insertEventFacts(q, storeId, batch.events);
       await upsertOrderFacts(q, storeId, batch.orders);
+      lap('facts');
       if (hooks.factsOnly) {
         await upsertVariantCosts(q, storeId, batch.costs);
         // Bulk loading (replay --rebuild): facts and identity links only; the views are rebuilt once at the end.
         await recordIdentity(q, storeId, batch);
+        lap('identity');
         continue;
       }
 
@@ -377,6 +408,7 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
         await lockNames(q, 'identity.lock', storeId, 'person', extra);
         for (const p of extra) persons.add(p);
       }
+      lap('identity');
 
       const spendDelta = new Map<string, SpendDelta>();
       for (const s of batch.spend) {
@@ -384,26 +416,33 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
         accumulateSpend(spendDelta, s.fact, 1);
       }
       await applySpendDelta(q, storeId, spendDelta);
+      lap('spend');
 
       if (persons.size === 0) continue;
       const personIds = [...persons].sort();
       const loaded = await loadPersonFacts(q, storeId, personIds);
+      lap('load');
       const views = loaded.facts.map((f) => recomputePerson(f, rules));
+      lap('recompute');
       const sessions = await writeSessions(
         q,
         storeId,
         loaded.clientIds,
         views.flatMap((v) => v.sessions),
       );
+      lap('sessions');
       const conv = await writeConversions(q, storeId, [...personIds, ...mergedAway], views);
       await applyAttributionDelta(q, storeId, conv.delta);
+      lap('attribution');
       await writeAnalytics(
         q,
         storeId,
         [...personIds, ...mergedAway],
         loaded.facts.map((f, i) => contributionOf(f, views[i]!, rules.timezone)),
       );
+      lap('analytics');
       await applyAdRollupDelta(q, storeId, conv.adDelta);
+      lap('ads');
       if (hooks.enqueueWebhooks && batch.raw.length) {
         await hooks.enqueueWebhooks(
           q,
@@ -412,6 +451,7 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
           webhookCandidates(batch.raw, loaded.facts, views),
         );
       }
+      lap('webhooks');
       hooks.onApplied?.({
         storeId,
         persons: personIds.length,
@@ -425,5 +465,6 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
     }
     // Last, so that the rows of popular products stay locked only until the commit.
     for (const batch of batches) await upsertProductInfo(q, batch.store.storeId, batch.raw);
+    lap('product_info');
   };
 }

@@ -30,6 +30,12 @@ export function createPipelineMetrics() {
       buckets: [0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30, 60, 300],
       registers: [registry],
     }),
+    batchSteps: new Counter({
+      name: 'pipeline_batch_step_seconds_total',
+      help: 'Wall time of the named steps of view maintenance in the batch transactions (lanes overlap)',
+      labelNames: ['step'] as const,
+      registers: [registry],
+    }),
     batchFailures: new Counter({
       name: 'pipeline_batch_failures_total',
       help: 'Batches not committed, by outcome (nak = retried later, isolated = split to find a bad message)',

@@ -8,6 +8,7 @@ export function standardMaintainer(logger: Logger): NonNullable<PipelineDeps['ma
   return (metrics, js) =>
     createViewMaintainer(logger, {
       onMissingRate: () => metrics.dataQuality.inc({ issue: 'missing_rate' }),
+      onStep: (step, seconds) => metrics.batchSteps.inc({ step }, seconds),
       enqueueWebhooks: createWebhookEnqueuer(async (subject, delivery) => {
         await js.publish(subject, JSON.stringify(delivery), { msgID: delivery.webhookId });
         metrics.webhooksQueued.inc();
