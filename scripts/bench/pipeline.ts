@@ -63,7 +63,9 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
     const stepsAtStart = await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
     await waitForCommitted(env, demo.summary.events);
     const seconds = (Date.now() - started) / 1000;
-    const steps = batchTimeBySteps(stepsAtStart, await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text()));
+    const stepsAtEnd = await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
+    const steps = batchTimeBySteps(stepsAtStart, stepsAtEnd);
+    const statements = dbTimeByTag(stepsAtStart, stepsAtEnd, 12);
     const cpuMicrosPerEvent =
       (((await cpuSeconds(`${env.pipelineHealthUrl}/metrics`)) - cpuAtStart) * 1e6) / (demo.summary.events - atStart);
     const throughput = Math.round((demo.summary.events - atStart) / seconds);
@@ -104,6 +106,7 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
           throughput_seconds: Number(seconds.toFixed(2)),
           pipeline_cpu_us_per_event: Math.round(cpuMicrosPerEvent),
           batch_time_by_step: steps,
+          db_seconds_by_statement: statements,
           replay_rebuild: {
             messages: rebuild.processed,
             seconds: Number(rebuild.seconds.toFixed(2)),
@@ -128,6 +131,25 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
 }
 
 const VIS = 'pipeline_visibility_seconds';
+
+/** The `top` statement tags by PostgreSQL time between two scrapes (lock waits count as statement time). */
+export function dbTimeByTag(before: string, after: string, top: number): Record<string, number> {
+  const read = (text: string): Map<string, number> =>
+    new Map(
+      [...text.matchAll(/^pipeline_db_query_duration_seconds_sum\{tag="([^"]+)",ok="true"\} (\S+)$/gm)].map((m) => [
+        m[1]!,
+        Number(m[2]),
+      ]),
+    );
+  const [b, a] = [read(before), read(after)];
+  return Object.fromEntries(
+    [...a]
+      .map(([tag, sum]) => [tag, sum - (b.get(tag) ?? 0)] as const)
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, top)
+      .map(([tag, seconds]) => [tag, Number(seconds.toFixed(2))]),
+  );
+}
 
 /**
  * Where the batch transactions' time went between two scrapes: each maintenance step's seconds and share of
