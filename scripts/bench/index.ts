@@ -3,11 +3,13 @@
  *   npm run bench -- ingest     [--events 100000] [--batch 500] [--concurrency 8]
  *   npm run bench -- pipeline   [--events 100000] [--rate 1000] [--live-seconds 20]
  *   npm run bench -- api        [--events 1000000] [--seconds 20] [--concurrency 4] [--ingest-rate 1000]
+ *   npm run bench -- history    [--events 100000] [--persons 5] [--each 5000]
  */
 import { Command } from 'commander';
 import { benchIngest } from './ingest';
 import { benchPipeline } from './pipeline';
 import { benchApi } from './api';
+import { benchHistory } from './history';
 
 const program = new Command('bench').description(
   'Performance benchmarks; each starts its own services unless NATS_URL and DATABASE_URL are set',
@@ -51,6 +53,16 @@ program
       concurrency: Number(o.concurrency),
       ingestRate: Number(o.ingestRate),
     });
+  });
+
+program
+  .command('history')
+  .description('Throughput of the demo stream alone, then with a few persons of long history woven in')
+  .option('--events <n>', 'demo events', '100000')
+  .option('--persons <n>', 'persons of long history', '5')
+  .option('--each <n>', 'page views of each', '5000')
+  .action(async (o: { events: string; persons: string; each: string }) => {
+    await benchHistory({ events: Number(o.events), persons: Number(o.persons), each: Number(o.each) });
   });
 
 program.parseAsync().catch((err: unknown) => {

@@ -12,8 +12,8 @@ import { silentLogger } from '../../runtime/logger';
 import { replayStore } from '../../pipeline/src/operations/replay';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { planDemo } from '../demo/generate';
-import { pushDemo } from '../demo/push';
-import { committedMessages, cpuSeconds, startBenchEnv, waitForCommitted } from './bench-env';
+import { type DemoSource, pushDemo } from '../demo/push';
+import { type BenchEnv, committedMessages, cpuSeconds, startBenchEnv, waitForCommitted } from './bench-env';
 
 export interface PipelineBenchOptions {
   events: number;
@@ -42,36 +42,56 @@ export function histogramQuantile(text: string, name: string, q: number): number
   return prev.le;
 }
 
+/** What the throughput phase measured, from the daemon's metrics. */
+export interface ThroughputPhase {
+  events: number;
+  events_per_s: number;
+  seconds: number;
+  pipeline_cpu_us_per_event: number;
+  batch_time_by_step: ReturnType<typeof batchTimeBySteps>;
+  db_seconds_by_statement: Record<string, number>;
+}
+
+/**
+ * Pushes `source` into the stream with the daemon stopped, then starts it and times it until it has committed
+ * `events` messages: from the daemon's readiness (process start-up excluded), counting what it committed
+ * since, as its own metrics say.
+ */
+export async function throughputPhase(env: BenchEnv, source: DemoSource, events: number): Promise<ThroughputPhase> {
+  const t0 = Date.now();
+  await pushDemo({ apiUrl: env.apiUrl, ingestKey: env.credentials.ingest_key, stream: source, concurrency: 4 });
+  console.error(
+    `bench: ${events} events accepted into the stream in ${((Date.now() - t0) / 1000).toFixed(1)} s; starting the pipeline`,
+  );
+  await env.startPipeline();
+  const metrics = () => fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
+  const started = Date.now();
+  const atStart = await committedMessages(env);
+  const cpuAtStart = await cpuSeconds(`${env.pipelineHealthUrl}/metrics`);
+  const before = await metrics();
+  await waitForCommitted(env, events);
+  const seconds = (Date.now() - started) / 1000;
+  const after = await metrics();
+  const cpu = (await cpuSeconds(`${env.pipelineHealthUrl}/metrics`)) - cpuAtStart;
+  const phase = {
+    events: events - atStart,
+    events_per_s: Math.round((events - atStart) / seconds),
+    seconds: Number(seconds.toFixed(2)),
+    pipeline_cpu_us_per_event: Math.round((cpu * 1e6) / (events - atStart)),
+    batch_time_by_step: batchTimeBySteps(before, after),
+    db_seconds_by_statement: dbTimeByTag(before, after, 12),
+  };
+  console.error(`bench: pipeline committed them in ${phase.seconds} s (${phase.events_per_s} events/s)`);
+  return phase;
+}
+
 export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
   const env = await startBenchEnv({ withPipeline: false });
   try {
     const start = new Date(Date.now() - 30 * 86_400_000);
     const demo = planDemo({ events: opts.events, seed: 42, start, days: 30 });
-    const t0 = Date.now();
-    await pushDemo({ apiUrl: env.apiUrl, ingestKey: env.credentials.ingest_key, stream: demo, concurrency: 4 });
-    const loadSeconds = (Date.now() - t0) / 1000;
-    console.error(
-      `bench: ${demo.summary.events} demo events accepted into the stream in ${loadSeconds.toFixed(1)} s; starting the pipeline`,
-    );
-
-    // Timed from the daemon's readiness (process start-up excluded), counting what it committed since, as its
-    // own metrics say.
-    await env.startPipeline();
-    const started = Date.now();
-    const atStart = await committedMessages(env);
-    const cpuAtStart = await cpuSeconds(`${env.pipelineHealthUrl}/metrics`);
-    const stepsAtStart = await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
-    await waitForCommitted(env, demo.summary.events);
-    const seconds = (Date.now() - started) / 1000;
-    const stepsAtEnd = await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
-    const steps = batchTimeBySteps(stepsAtStart, stepsAtEnd);
-    const statements = dbTimeByTag(stepsAtStart, stepsAtEnd, 12);
-    const cpuMicrosPerEvent =
-      (((await cpuSeconds(`${env.pipelineHealthUrl}/metrics`)) - cpuAtStart) * 1e6) / (demo.summary.events - atStart);
-    const throughput = Math.round((demo.summary.events - atStart) / seconds);
-    console.error(
-      `bench: pipeline committed them in ${seconds.toFixed(1)} s (${throughput} events/s); measuring visibility at ${opts.rate} events/s`,
-    );
+    const phase = await throughputPhase(env, demo, demo.summary.events);
+    console.error(`bench: measuring visibility at ${opts.rate} events/s`);
 
     // Steady-rate phase: a fresh stream (another seed, recent days) pushed at the given rate.
     const live = planDemo({
@@ -102,11 +122,11 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
           bench: 'pipeline',
           demo_events: demo.summary.events,
           demo_orders: demo.orders.length,
-          throughput_events_per_s: throughput,
-          throughput_seconds: Number(seconds.toFixed(2)),
-          pipeline_cpu_us_per_event: Math.round(cpuMicrosPerEvent),
-          batch_time_by_step: steps,
-          db_seconds_by_statement: statements,
+          throughput_events_per_s: phase.events_per_s,
+          throughput_seconds: phase.seconds,
+          pipeline_cpu_us_per_event: phase.pipeline_cpu_us_per_event,
+          batch_time_by_step: phase.batch_time_by_step,
+          db_seconds_by_statement: phase.db_seconds_by_statement,
           replay_rebuild: {
             messages: rebuild.processed,
             seconds: Number(rebuild.seconds.toFixed(2)),
