@@ -15,6 +15,7 @@ import {
   productUserSpans,
   type WebRow,
   webSpanInput,
+  webUserSpanDelta,
   webUserSpans,
 } from '../domain/analytics';
 import type { PersonFacts, PersonView } from '../domain/recompute-person';
@@ -447,12 +448,23 @@ export async function writeAnalytics(
       products: productSpanInput(o.products.map(productRowOf)) === productSpanInput(f.products.map(productRowOf)),
     });
   }
+  // A returning person whose web spans changed: only the span rows from the first changed day of each group on
+  // (a new day costs a row per group and step, not its history twice). New persons take the full spans.
+  const returning = new Set(
+    old.filter((o) => o.web.length > 0 && freshOf.has(o.personId) && !same.get(o.personId)?.web).map((o) => o.personId),
+  );
   const spansOf = (p: string) => {
     const s = same.get(p);
-    return { web: !s?.web, products: !s?.products };
+    return { web: !s?.web && !returning.has(p), products: !s?.products };
   };
   for (const c of old) accumulateContribution(delta, c, -1, spansOf(c.personId));
   for (const c of fresh) accumulateContribution(delta, c, 1, spansOf(c.personId));
+  const webUsers = delta.get('web_users')!;
+  for (const o of old) {
+    if (!returning.has(o.personId)) continue;
+    const spans = webUserSpanDelta(o.web.map(webRowOf), freshOf.get(o.personId)!.web.map(webRowOf));
+    for (const [k, counts] of spans) add(webUsers, k, counts, 1);
+  }
   for (const { shape, part } of PERSON_TABLES) {
     const nKeys = shape.keys.length;
     const sig = (r: readonly Cell[]): string => JSON.stringify(r);

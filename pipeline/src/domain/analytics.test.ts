@@ -10,6 +10,7 @@ import {
   WEB_DIMENSION_SETS,
   type WebRow,
   webUserKey,
+  webUserSpanDelta,
   webUserSpans,
 } from './analytics';
 import { recomputePerson, type StoreRules } from './recompute-person';
@@ -55,6 +56,48 @@ function distinct(
 }
 
 describe('web spans', () => {
+  it('change between two sets of rows by exactly the difference of their spans (property)', () => {
+    const day = (d: number) => `2026-03-${String(d + 1).padStart(2, '0')}`;
+    const rowsArb = fc.array(
+      fc.record({ d: fc.integer({ min: 0, max: 9 }), source: fc.constantFrom('google', 'meta'), level: fc.nat(5) }),
+      { maxLength: 10 },
+    );
+    const nonZero = (m: Map<string, number[]>): Array<[string, number[]]> =>
+      [...m].filter(([, c]) => c.some((x) => x !== 0)).sort(([a], [b]) => (a < b ? -1 : 1));
+    fc.assert(
+      fc.property(rowsArb, rowsArb, (a, b) => {
+        const before = a.map((r) => webRow(day(r.d), r.source, r.level));
+        const after = b.map((r) => webRow(day(r.d), r.source, r.level));
+        const expected = new Map<string, number[]>();
+        for (const [spans, sign] of [
+          [webUserSpans(after), 1],
+          [webUserSpans(before), -1],
+        ] as const) {
+          for (const [k, c] of spans) {
+            const cur = expected.get(k) ?? new Array<number>(c.length).fill(0);
+            expected.set(
+              k,
+              cur.map((x, i) => x + sign * c[i]!),
+            );
+          }
+        }
+        expect(nonZero(webUserSpanDelta(before, after))).toEqual(nonZero(expected));
+      }),
+    );
+  });
+
+  it('retract and add only what follows the first changed day of a group', () => {
+    const before = [webRow('2026-03-01', 'google', 0), webRow('2026-03-03', 'google', 0)];
+    const after = [...before, webRow('2026-03-07', 'google', 0)];
+    const delta = [...webUserSpanDelta(before, after)].filter(([, c]) => c.some((x) => x !== 0));
+    // One new span row per dimension set (the group's 7th after its 3rd), nothing retracted.
+    expect(delta).toHaveLength(WEB_DIMENSION_SETS.length);
+    for (const [k, c] of delta) {
+      expect(k.split('\u0000')[1]).toBe('2026-03-07');
+      expect(k.split('\u0000')[7]).toBe('2026-03-03');
+      expect(c).toEqual([1, 0, 0, 0, 0, 0]);
+    }
+  });
   it('count a person once over any range of days, and per funnel step', () => {
     // Active on the 1st (reached purchase), 3rd (visit only) and 7th (product view).
     const spans = webUserSpans([

@@ -404,21 +404,9 @@ export const webUserKey = (dims: number, day: string, values: readonly string[],
 export function webUserSpans(rows: readonly WebRow[]): Map<string, number[]> {
   const out = new Map<string, number[]>();
   for (const mask of WEB_DIMENSION_SETS) {
-    // Group (the masked dimension values) -> day -> deepest level.
-    const groups = new Map<string, Map<string, number>>();
-    for (const r of rows) {
-      let g = String(mask);
-      for (let i = 0; i < WEB_DIMENSIONS.length; i++) g += '\u0000' + (mask & (1 << i) ? r[WEB_DIMENSIONS[i]!] : '');
-      let days = groups.get(g);
-      if (!days) {
-        days = new Map();
-        groups.set(g, days);
-      }
-      days.set(r.day, Math.max(days.get(r.day) ?? 0, r.level));
-    }
-    for (const [g, days] of groups) {
+    const maskText = String(mask);
+    for (const [values, days] of daysByGroup(rows, mask)) {
       // The key is webUserKey's: the mask, the day, the five values, the previous day.
-      const [maskText, values] = [g.slice(0, g.indexOf('\u0000')), g.slice(g.indexOf('\u0000'))];
       const prev = new Array<string>(FUNNEL_LEVELS).fill(NO_PREVIOUS_DAY);
       for (const [day, level] of [...days].sort((a, b) => cmp(a[0], b[0]))) {
         // One span row per step the day reached, each with the step's own previous day.
@@ -434,6 +422,74 @@ export function webUserSpans(rows: readonly WebRow[]): Map<string, number[]> {
         }
       }
     }
+  }
+  return out;
+}
+
+/** Group (the masked dimension values, each after a NUL) -> day -> deepest level, for one dimension set. */
+function daysByGroup(rows: readonly WebRow[], mask: number): Map<string, Map<string, number>> {
+  const groups = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    let g = '';
+    for (let i = 0; i < WEB_DIMENSIONS.length; i++) g += '\u0000' + (mask & (1 << i) ? r[WEB_DIMENSIONS[i]!] : '');
+    let days = groups.get(g);
+    if (!days) {
+      days = new Map();
+      groups.set(g, days);
+    }
+    days.set(r.day, Math.max(days.get(r.day) ?? 0, r.level));
+  }
+  return groups;
+}
+
+const sameDays = (a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean => {
+  if (a.size !== b.size) return false;
+  for (const [day, level] of a) if (b.get(day) !== level) return false;
+  return true;
+};
+
+/**
+ * The change in a person's web_users rows when its web rows go from `before` to `after`: the same as
+ * webUserSpans(after) minus webUserSpans(before), without building either. Per group and step the span rows
+ * of the sorted days agree up to the first day that differs, so only the rows from there on are retracted
+ * and added, and a group whose days did not change adds nothing: a returning person's new day costs a row
+ * per group and step, not its whole history twice. (For a person without stored rows webUserSpans is cheaper.)
+ */
+export function webUserSpanDelta(before: readonly WebRow[], after: readonly WebRow[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  const add = (key: string, step: number, sign: number): void => {
+    let counts = out.get(key);
+    if (!counts) {
+      counts = new Array<number>(FUNNEL_LEVELS).fill(0);
+      out.set(key, counts);
+    }
+    counts[step]! += sign;
+  };
+  const none = new Map<string, number>();
+  const group = (mask: string, g: string, o: ReadonlyMap<string, number>, n: ReadonlyMap<string, number>): void => {
+    if (sameDays(o, n)) return;
+    // The key is webUserKey's: the mask, the day, the five values (g), the previous day.
+    const keyOf = (day: string, prev: string): string => `${mask}\u0000${day}${g}\u0000${prev}`;
+    // The days that reached each step, from all of them (step 0) down: a day reaching a step reached the earlier.
+    let os = [...o.keys()].sort(cmp);
+    let ns = [...n.keys()].sort(cmp);
+    for (let step = 0; step < FUNNEL_LEVELS && (os.length > 0 || ns.length > 0); step++) {
+      if (step > 0) {
+        os = os.filter((d) => o.get(d)! >= step);
+        ns = ns.filter((d) => n.get(d)! >= step);
+      }
+      let same = 0;
+      while (same < os.length && same < ns.length && os[same] === ns[same]) same++;
+      for (let i = same; i < os.length; i++) add(keyOf(os[i]!, i ? os[i - 1]! : NO_PREVIOUS_DAY), step, -1);
+      for (let i = same; i < ns.length; i++) add(keyOf(ns[i]!, i ? ns[i - 1]! : NO_PREVIOUS_DAY), step, 1);
+    }
+  };
+  for (const mask of WEB_DIMENSION_SETS) {
+    const old = daysByGroup(before, mask);
+    const fresh = daysByGroup(after, mask);
+    const maskText = String(mask);
+    for (const [g, n] of fresh) group(maskText, g, old.get(g) ?? none, n);
+    for (const [g, o] of old) if (!fresh.has(g)) group(maskText, g, o, none);
   }
   return out;
 }
