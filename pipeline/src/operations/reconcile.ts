@@ -31,7 +31,7 @@ import {
   writeAnalytics,
 } from '../adapters/analytics-rollups';
 import { accumulateAdCredits, type AdRollupSums, mergeAdDeltas } from '../domain/ad-rollup';
-import { isZeroSums } from '../domain/credit-sums';
+import { addSums, isZeroSums } from '../domain/credit-sums';
 import { adRollupDrift, applyAdRollupDelta } from '../adapters/ad-rollup';
 
 export interface DriftRow {
@@ -413,14 +413,7 @@ async function repairViews(
       analytics,
     );
     mergeAdDeltas(adRollup, diff.adDelta);
-    for (const [k, d] of diff.delta) {
-      const cur = rollup.get(k) ?? { weight: 0, newWeight: 0, valueMicros: 0, cogsMicros: 0 };
-      cur.weight += d.weight;
-      cur.newWeight += d.newWeight;
-      cur.valueMicros += d.valueMicros;
-      cur.cogsMicros += d.cogsMicros;
-      rollup.set(k, cur);
-    }
+    for (const [k, d] of diff.delta) addSums(rollup, k, d);
   }
   await applyAttributionDelta(q, storeId, rollup);
   await applyAnalyticsDelta(q, storeId, analytics);
