@@ -22,7 +22,13 @@ import type { PersonFacts, PersonView } from '../domain/recompute-person';
 import { type ProductInfo, productInfoOfEvent } from '../domain/facts';
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import { TOUCH_GROUP_DIMENSIONS, touchGroupId } from './touch-group-id';
-import { applyCounterDelta, type CounterColumn, type CounterRow, type CounterTable } from './pg-counter-rollup';
+import {
+  applyCounterDelta,
+  type CounterColumn,
+  type CounterRow,
+  type CounterTable,
+  selectedAs,
+} from './pg-counter-rollup';
 
 type SqlType = 'date' | 'text' | 'smallint' | 'integer' | 'bigint' | 'integer[]';
 
@@ -148,12 +154,6 @@ const PRODUCT_PERSON_CREDITS: TableShape = {
 };
 
 type Cell = string | number | number[];
-
-/** A column as selected: days as YYYY-MM-DD, and "-infinity" for the "no previous day" of a span. */
-const dateText = (c: Column): string =>
-  c.type === 'date'
-    ? `case when isfinite(${c.name}) then to_char(${c.name}, 'YYYY-MM-DD') else ${c.name}::text end as ${c.name}`
-    : c.name;
 
 // ---------------------------------------------------------------------------------------------------------
 // Rows of the per-person tables
@@ -389,7 +389,7 @@ export async function loadContributions(
   );
   if (personIds.length === 0) return [];
   for (const { shape, part } of PERSON_TABLES) {
-    const cols = [...shape.keys, ...shape.values].map((c) => dateText(c));
+    const cols = [...shape.keys, ...shape.values].map((c) => selectedAs(c));
     const rows = await q<Record<string, unknown>>(
       `views.${shape.table}_load`,
       `select ${cols.join(', ')} from ${shape.table} where store_id = $1 and person_id = any($2::text[])`,
@@ -522,7 +522,7 @@ export async function compareAnalytics(
   for (const shape of ANALYTICS_ROLLUPS) {
     const dayIndex = shape.keys.findIndex((c) => c.name === 'day');
     const want = new Map(nonZero(expected.get(shape.table)!).filter(([k]) => inRange(k.split('\u0000')[dayIndex]!)));
-    const cols = [...shape.keys, ...shape.values].map((c) => dateText(c));
+    const cols = [...shape.keys, ...shape.values].map((c) => selectedAs(c));
     // Grouped rollups are read back with their texts (touch_groups is written with them, never deleted).
     const from =
       shape.touchAt === undefined

@@ -28,7 +28,7 @@ export interface CounterRow {
 }
 
 /** A column as selected: days as YYYY-MM-DD, and PostgreSQL's `-infinity`/`infinity` as such. */
-export const selectedAs = (c: CounterColumn, alias = ''): string => {
+export const selectedAs = (c: { name: string; type: string }, alias = ''): string => {
   const col = `${alias}${c.name}`;
   return c.type === 'date'
     ? `case when isfinite(${col}) then to_char(${col}, 'YYYY-MM-DD') else ${col}::text end as ${c.name}`
