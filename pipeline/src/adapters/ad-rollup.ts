@@ -6,12 +6,18 @@
 import type { Query } from '../../../storage/db';
 import { AD_ROLLUP_DIMS, type AdRollupSums } from '../domain/ad-rollup';
 import { isZeroSums } from '../domain/credit-sums';
-import { applyCounterDelta, type CounterTable } from './pg-counter-rollup';
+import {
+  applyCounterDelta,
+  CREDIT_SUM_COLUMNS,
+  type CounterTable,
+  creditSumValues,
+  dayAndTextKeys,
+} from './pg-counter-rollup';
 
 const ATTRIBUTION_BY_AD: CounterTable = {
   table: 'attribution_by_ad',
-  keys: AD_ROLLUP_DIMS.map((name) => ({ name, type: name === 'day' ? 'date' : 'text' })),
-  values: ['weight', 'new_weight', 'value_micros', 'cogs_micros'].map((name) => ({ name, type: 'bigint' })),
+  keys: dayAndTextKeys(AD_ROLLUP_DIMS),
+  values: CREDIT_SUM_COLUMNS,
 };
 
 /** Adds a delta to the ad rollup (keys as `adRollupKey` joins them). */
@@ -24,10 +30,7 @@ export async function applyAdRollupDelta(
     q,
     storeId,
     ATTRIBUTION_BY_AD,
-    [...delta].map(([k, d]) => ({
-      key: k.split('\u0000'),
-      values: [d.weight, d.newWeight, d.valueMicros, d.cogsMicros],
-    })),
+    [...delta].map(([k, d]) => ({ key: k.split('\u0000'), values: creditSumValues(d) })),
   );
 }
 

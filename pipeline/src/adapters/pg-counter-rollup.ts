@@ -5,6 +5,7 @@
  * goes through here, so the arithmetic and the lock order live in one place.
  */
 import type { Query } from '../../../storage/db';
+import type { CreditSums } from '../domain/credit-sums';
 
 export type CounterColumnType = 'date' | 'text' | 'smallint' | 'integer' | 'bigint';
 
@@ -20,6 +21,17 @@ export interface CounterTable {
   /** Summed columns. */
   values: readonly CounterColumn[];
 }
+
+/** Key columns named in order, `day` a date and the others text (the shape of most rollup keys). */
+export const dayAndTextKeys = (names: readonly string[]): CounterColumn[] =>
+  names.map((name) => ({ name, type: name === 'day' ? 'date' : 'text' }));
+
+/** The summed columns of the attribution rollups, in the order of `creditSumValues`. */
+export const CREDIT_SUM_COLUMNS: readonly CounterColumn[] = ['weight', 'new_weight', 'value_micros', 'cogs_micros'].map(
+  (name) => ({ name, type: 'bigint' }),
+);
+
+export const creditSumValues = (d: CreditSums): number[] => [d.weight, d.newWeight, d.valueMicros, d.cogsMicros];
 
 /** One group's change: its key cells (in `keys` order; days as YYYY-MM-DD) and the value deltas. */
 export interface CounterRow {

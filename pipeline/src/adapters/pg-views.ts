@@ -30,7 +30,14 @@ import { getParam, parseLandingUrl } from '../domain/url-params';
 import { accumulateAdCredits } from '../domain/ad-rollup';
 import { addSums, type CreditSums } from '../domain/credit-sums';
 import { lockNames } from './pg-advisory-locks';
-import { applyCounterDelta, type CounterRow, type CounterTable } from './pg-counter-rollup';
+import {
+  applyCounterDelta,
+  CREDIT_SUM_COLUMNS,
+  type CounterRow,
+  type CounterTable,
+  creditSumValues,
+  dayAndTextKeys,
+} from './pg-counter-rollup';
 
 const num = (v: string | number | null): number => (v === null ? 0 : Number(v));
 
@@ -490,23 +497,16 @@ export function withoutLandingPage(delta: Map<string, RollupDelta>): Map<string,
   return out;
 }
 
-const ROLLUP_VALUES: CounterTable['values'] = ['weight', 'new_weight', 'value_micros', 'cogs_micros'].map((name) => ({
-  name,
-  type: 'bigint',
-}));
 /** The attribution rollups; their key columns in the order of `rollupKey`. */
 const ATTRIBUTION_DAILY: CounterTable = {
   table: 'attribution_daily',
-  keys: ['day', 'goal', 'model', 'channel', 'source', 'medium', 'campaign', 'landing_page', 'platform'].map((name) => ({
-    name,
-    type: name === 'day' ? 'date' : 'text',
-  })),
-  values: ROLLUP_VALUES,
+  keys: dayAndTextKeys(['day', 'goal', 'model', 'channel', 'source', 'medium', 'campaign', 'landing_page', 'platform']),
+  values: CREDIT_SUM_COLUMNS,
 };
 const ATTRIBUTION_BY_SOURCE: CounterTable = {
   table: 'attribution_by_source',
   keys: ATTRIBUTION_DAILY.keys.filter((c) => c.name !== 'landing_page'),
-  values: ROLLUP_VALUES,
+  values: CREDIT_SUM_COLUMNS,
 };
 const LANDING_PAGE_INDEX = ATTRIBUTION_DAILY.keys.findIndex((c) => c.name === 'landing_page');
 
@@ -514,7 +514,7 @@ const rollupRows = (delta: Map<string, RollupDelta>, dropLandingPage: boolean): 
   [...delta].map(([k, d]) => {
     const key = k.split('\u0000');
     if (dropLandingPage) key.splice(LANDING_PAGE_INDEX, 1);
-    return { key, values: [d.weight, d.newWeight, d.valueMicros, d.cogsMicros] };
+    return { key, values: creditSumValues(d) };
   });
 
 /** Applies a credit delta to both attribution rollups (with and without the landing page). */
@@ -550,10 +550,7 @@ export function accumulateSpend(into: Map<string, SpendDelta>, f: AdSpendFact, s
 
 const AD_SPEND_DAILY: CounterTable = {
   table: 'ad_spend_daily',
-  keys: ['day', 'platform', 'channel', 'source', 'medium', 'campaign'].map((name) => ({
-    name,
-    type: name === 'day' ? 'date' : 'text',
-  })),
+  keys: dayAndTextKeys(['day', 'platform', 'channel', 'source', 'medium', 'campaign']),
   values: ['spend_micros', 'impressions', 'clicks', 'conv_value_micros'].map((name) => ({ name, type: 'bigint' })),
 };
 
