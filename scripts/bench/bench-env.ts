@@ -146,7 +146,11 @@ export function percentile(sorted: readonly number[], p: number): number {
  * querying the database they measure.
  */
 export async function committedMessages(env: Pick<BenchEnv, 'pipelineHealthUrl'>): Promise<number> {
-  const text = await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
+  return committedIn(await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text()));
+}
+
+/** The committed messages of one scrape of the daemon's metrics. */
+export function committedIn(text: string): number {
   let total = 0;
   for (const m of text.matchAll(/^pipeline_events_consumed_total\{result="[a-z_]+"\} (\d+(?:\.\d+)?)$/gm))
     total += Number(m[1]);
@@ -167,8 +171,12 @@ export async function waitForCommitted(
 
 /** CPU seconds (user + system) a daemon has used, from the `process_cpu_seconds_total` of its metrics. */
 export async function cpuSeconds(metricsUrl: string): Promise<number> {
-  const text = await fetch(metricsUrl).then((r) => r.text());
+  return cpuSecondsIn(await fetch(metricsUrl).then((r) => r.text()), metricsUrl);
+}
+
+/** The CPU seconds of one scrape of a daemon's metrics (`from` names it in the error). */
+export function cpuSecondsIn(text: string, from: string): number {
   const m = /^process_cpu_seconds_total (\S+)$/m.exec(text);
-  if (!m) throw new Error(`${metricsUrl} has no process_cpu_seconds_total`);
+  if (!m) throw new Error(`${from} has no process_cpu_seconds_total`);
   return Number(m[1]);
 }

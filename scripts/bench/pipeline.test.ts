@@ -1,3 +1,4 @@
+import { committedIn, cpuSecondsIn } from './bench-env';
 import { batchTimeBySteps, dbTimeByTag } from './pipeline';
 
 const scrape = (steps: Record<string, number>, flush: number, tags: Record<string, number>): string =>
@@ -32,5 +33,17 @@ describe('the pipeline bench reading the daemon’s metrics', () => {
     const before = scrape({}, 0, { 'identity.lock_keys': 1, 'raw_events.insert': 1 });
     const after = scrape({}, 0, { 'identity.lock_keys': 2.5, 'raw_events.insert': 4, 'views.web_users_upsert': 0.5 });
     expect(dbTimeByTag(before, after, 2)).toEqual({ 'raw_events.insert': 3, 'identity.lock_keys': 1.5 });
+  });
+
+  it('reads the committed messages (every result) and the CPU seconds from one scrape', () => {
+    const text = [
+      'pipeline_events_consumed_total{result="stored"} 120',
+      'pipeline_events_consumed_total{result="duplicate"} 3',
+      'pipeline_events_consumed_total{result="dead_letter"} 1',
+      'process_cpu_seconds_total 12.5',
+    ].join('\n');
+    expect(committedIn(text)).toBe(124);
+    expect(cpuSecondsIn(text, 'daemon')).toBe(12.5);
+    expect(() => cpuSecondsIn('', 'the daemon')).toThrow('the daemon has no process_cpu_seconds_total');
   });
 });

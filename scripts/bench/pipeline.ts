@@ -13,7 +13,7 @@ import { replayStore } from '../../pipeline/src/operations/replay';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { planDemo } from '../demo/generate';
 import { type DemoSource, pushDemo } from '../demo/push';
-import { type BenchEnv, committedMessages, cpuSeconds, startBenchEnv, waitForCommitted } from './bench-env';
+import { type BenchEnv, committedIn, cpuSecondsIn, startBenchEnv, waitForCommitted } from './bench-env';
 
 export interface PipelineBenchOptions {
   events: number;
@@ -64,15 +64,16 @@ export async function throughputPhase(env: BenchEnv, source: DemoSource, events:
     `bench: ${events} events accepted into the stream in ${((Date.now() - t0) / 1000).toFixed(1)} s; starting the pipeline`,
   );
   await env.startPipeline();
-  const metrics = () => fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
+  // One scrape at each end of the phase (a scrape costs the daemon CPU too).
+  const url = `${env.pipelineHealthUrl}/metrics`;
+  const scrape = () => fetch(url).then((r) => r.text());
   const started = Date.now();
-  const atStart = await committedMessages(env);
-  const cpuAtStart = await cpuSeconds(`${env.pipelineHealthUrl}/metrics`);
-  const before = await metrics();
+  const before = await scrape();
+  const atStart = committedIn(before);
   await waitForCommitted(env, events);
   const seconds = (Date.now() - started) / 1000;
-  const after = await metrics();
-  const cpu = (await cpuSeconds(`${env.pipelineHealthUrl}/metrics`)) - cpuAtStart;
+  const after = await scrape();
+  const cpu = cpuSecondsIn(after, url) - cpuSecondsIn(before, url);
   const phase = {
     events: events - atStart,
     events_per_s: Math.round((events - atStart) / seconds),
