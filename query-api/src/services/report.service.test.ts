@@ -5,6 +5,7 @@ import { ATTRIBUTION_METRICS, type AttributionRecord } from '../../../contracts/
 import { ApiError } from '../app/errors';
 import {
   compareRecords,
+  emptySums,
   type GroupSums,
   parseDay,
   toRecord,
@@ -172,14 +173,7 @@ describe('toRecord', () => {
   const DIMS = { campaign: 'spring', channel: 'paid_search', source: 'google', medium: 'cpc', landing_page: '/home' };
   const sums = (s: Partial<GroupSums>): GroupSums => ({
     dims: DIMS,
-    weight: 0,
-    newWeight: 0,
-    valueMicros: 0,
-    cogsMicros: 0,
-    spendMicros: 0,
-    impressions: 0,
-    clicks: 0,
-    adValueMicros: 0,
+    ...emptySums(),
     ...s,
   });
 
