@@ -26,10 +26,37 @@ function parts(epochMs: number, timeZone: string): Record<string, string> {
   return out;
 }
 
-/** The calendar day `YYYY-MM-DD` of an instant in the time zone. */
-export function dayInZone(epochMs: number, timeZone: string): string {
+/**
+ * Days already computed, per zone and quarter hour. Since 1980 every zone's offset has been a whole number
+ * of quarter hours, so a quarter hour never straddles a local midnight; before that (local mean times) the
+ * day is computed every time. Formatting is slow and the pipeline asks for the days of every event.
+ */
+const DAY_MEMO_FROM = Date.UTC(1980, 0, 1);
+const QUARTER_HOUR_MS = 900_000;
+const DAY_MEMO_LIMIT = 100_000;
+const dayMemos = new Map<string, Map<number, string>>();
+
+function formatDay(epochMs: number, timeZone: string): string {
   const p = parts(epochMs, timeZone);
   return `${p.year}-${p.month}-${p.day}`;
+}
+
+/** The calendar day `YYYY-MM-DD` of an instant in the time zone. */
+export function dayInZone(epochMs: number, timeZone: string): string {
+  if (!(epochMs >= DAY_MEMO_FROM)) return formatDay(epochMs, timeZone);
+  let memo = dayMemos.get(timeZone);
+  if (!memo) {
+    memo = new Map();
+    dayMemos.set(timeZone, memo);
+  }
+  const quarter = Math.floor(epochMs / QUARTER_HOUR_MS);
+  let day = memo.get(quarter);
+  if (day === undefined) {
+    day = formatDay(epochMs, timeZone);
+    if (memo.size >= DAY_MEMO_LIMIT) memo.clear();
+    memo.set(quarter, day);
+  }
+  return day;
 }
 
 /** `YYYY-MM-DD HH:MM:SS` of an instant in the time zone (the API's time format). */

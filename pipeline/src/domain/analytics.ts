@@ -111,23 +111,6 @@ export interface PersonAnalytics {
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/**
- * Days of instants in a zone, memoised per quarter hour: every current time zone's offset is a multiple of
- * 15 minutes, so one quarter hour never straddles a local midnight.
- */
-function dayFinder(timezone: string): (at: number) => string {
-  const memo = new Map<number, string>();
-  return (at) => {
-    const q = Math.floor(at / 900_000);
-    let d = memo.get(q);
-    if (d === undefined) {
-      d = dayInZone(at, timezone);
-      memo.set(q, d);
-    }
-    return d;
-  };
-}
-
 export const webRowKey = (r: WebDims & { day: string }): string =>
   [r.day, r.channel, r.source, r.medium, r.campaign, r.landing_page].join('\u0000');
 
@@ -373,7 +356,7 @@ function productRowsAndCredits(
 
 /** Everything a person adds to the analytics views. */
 export function analyticsOfPerson(facts: PersonFacts, view: PersonView, timezone: string): PersonAnalytics {
-  const dayOf = dayFinder(timezone);
+  const dayOf = (at: number): string => dayInZone(at, timezone);
   return { web: webRows(facts, view, dayOf), ...productRowsAndCredits(facts, view, dayOf) };
 }
 
