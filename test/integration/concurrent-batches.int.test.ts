@@ -10,43 +10,27 @@
  */
 import type { StorefrontEvent } from '../../contracts/src/events';
 import type { ShopOrder } from '../../contracts/src/pushes';
-import { eventSubject, PUSH_SUBJECT_NAMES } from '../../contracts/src/subjects';
+import { PUSH_SUBJECT_NAMES } from '../../contracts/src/subjects';
 import { silentLogger } from '../../runtime/logger';
 import type { Db } from '../../storage/db';
 import { createBatchWriter, type MaintainViews } from '../../pipeline/src/adapters/pg-batch-writer';
 import { createViewMaintainer } from '../../pipeline/src/adapters/pg-view-maintainer';
-import { decodeMessage } from '../../pipeline/src/domain/decode-message';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import type { BatchItem } from '../../pipeline/src/stream/build-pipeline';
+import { batchItem } from '../support/batch-items';
 import { createTestStore, testDb, waitFor } from '../support/harness';
 import { addToCart, checkoutCompleted, leadForm, order, pageView } from '../support/journeys';
 import { sampleProduct } from '../support/samples';
 
 let db: Db;
-let seq = 0;
 beforeAll(() => {
   db = testDb();
 });
 afterAll(() => db.close());
 
-function item(storeId: string, partition: number, name: string, body: unknown): BatchItem {
-  const subject = eventSubject(partition, storeId, name);
-  const data = new TextEncoder().encode(JSON.stringify(body));
-  const msg = {
-    subject,
-    seq: ++seq,
-    data,
-    receivedAt: Date.now(),
-    redelivered: false,
-    ack: () => undefined,
-    nak: () => undefined,
-    working: () => undefined,
-  };
-  return { msg, decoded: decodeMessage(subject, data, msg.receivedAt) };
-}
-const eventItem = (storeId: string, partition: number, e: StorefrontEvent) => item(storeId, partition, e.name, e);
+const eventItem = (storeId: string, partition: number, e: StorefrontEvent) => batchItem(storeId, partition, e.name, e);
 const orderItem = (storeId: string, partition: number, o: ShopOrder) =>
-  item(storeId, partition, PUSH_SUBJECT_NAMES.orders, o);
+  batchItem(storeId, partition, PUSH_SUBJECT_NAMES.orders, o);
 
 /**
  * Applies batch A and holds its transaction open after its views are written, until batch B is seen waiting on
@@ -148,7 +132,7 @@ it('a batch crediting a variant while another changes its unit cost ends with th
   const s = store.store_id;
   const shopper = { client: 'cost-shopper' };
   // A: the product push that sets the tee's cost. B: a new shopper adds the tee to the cart meanwhile.
-  const batchA = [item(s, 4, PUSH_SUBJECT_NAMES.products, sampleProduct())];
+  const batchA = [batchItem(s, 4, PUSH_SUBJECT_NAMES.products, sampleProduct())];
   const batchB = [
     eventItem(s, 5, pageView({ ...shopper, at: '2026-03-02T10:00:00Z' })),
     eventItem(s, 5, addToCart({ ...shopper, at: '2026-03-02T10:01:00Z' }, 25)),

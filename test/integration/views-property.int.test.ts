@@ -9,16 +9,15 @@
 import fc from 'fast-check';
 import type { StorefrontEvent } from '../../contracts/src/events';
 import type { AdSpendRow, ShopOrder, ShopProduct } from '../../contracts/src/pushes';
-import { eventSubject, PUSH_SUBJECT_NAMES } from '../../contracts/src/subjects';
+import { PUSH_SUBJECT_NAMES } from '../../contracts/src/subjects';
 import { sampleAdSpendRow, sampleProduct } from '../support/samples';
 import type { Db } from '../../storage/db';
 import { silentLogger } from '../../runtime/logger';
 import { createBatchWriter } from '../../pipeline/src/adapters/pg-batch-writer';
 import { createViewMaintainer } from '../../pipeline/src/adapters/pg-view-maintainer';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
-import type { InboundMessage } from '../../pipeline/src/stream/inbound-message';
-import { decodeMessage } from '../../pipeline/src/domain/decode-message';
 import type { BatchItem } from '../../pipeline/src/stream/build-pipeline';
+import { batchItem } from '../support/batch-items';
 import { createTestStore, testDb } from '../support/harness';
 import {
   addToCart,
@@ -262,7 +261,6 @@ const worldArb = fc
     return facts;
   });
 
-let seq = 0;
 function toItem(storeId: string, f: Fact): BatchItem {
   const [name, body] =
     f.kind === 'event'
@@ -272,19 +270,7 @@ function toItem(storeId: string, f: Fact): BatchItem {
         : f.kind === 'product'
           ? [PUSH_SUBJECT_NAMES.products, f.product]
           : [PUSH_SUBJECT_NAMES['ad-spend'], f.row];
-  const subject = eventSubject(0, storeId, name);
-  const data = new TextEncoder().encode(JSON.stringify(body));
-  const msg: InboundMessage = {
-    subject,
-    seq: ++seq,
-    data,
-    receivedAt: Date.parse('2026-03-01T00:00:00Z'),
-    redelivered: false,
-    ack: () => undefined,
-    nak: () => undefined,
-    working: () => undefined,
-  };
-  return { msg, decoded: decodeMessage(subject, data, msg.receivedAt) };
+  return batchItem(storeId, 0, name, body, Date.parse('2026-03-01T00:00:00Z'));
 }
 
 async function apply(storeId: string, facts: Fact[], sizes: number[]): Promise<void> {

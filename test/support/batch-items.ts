@@ -1,0 +1,29 @@
+/** Batch items as the pipeline's source hands them to the batch writer, for tests that apply batches directly. */
+import { eventSubject } from '../../contracts/src/subjects';
+import { decodeMessage } from '../../pipeline/src/domain/decode-message';
+import type { BatchItem } from '../../pipeline/src/stream/build-pipeline';
+
+let seq = 0;
+
+/** The message `body` on the subject of `name` (an event kind or a push subject) in `partition`. */
+export function batchItem(
+  storeId: string,
+  partition: number,
+  name: string,
+  body: unknown,
+  receivedAt = Date.now(),
+): BatchItem {
+  const subject = eventSubject(partition, storeId, name);
+  const data = new TextEncoder().encode(JSON.stringify(body));
+  const msg = {
+    subject,
+    seq: ++seq,
+    data,
+    receivedAt,
+    redelivered: false,
+    ack: () => undefined,
+    nak: () => undefined,
+    working: () => undefined,
+  };
+  return { msg, decoded: decodeMessage(subject, data, receivedAt) };
+}
