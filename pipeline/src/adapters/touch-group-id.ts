@@ -18,12 +18,14 @@ export function touchGroupId(values: readonly string[]): string {
   if (values.length !== TOUCH_GROUP_DIMENSIONS.length) {
     throw new RangeError(`touchGroupId: expected ${TOUCH_GROUP_DIMENSIONS.length} values, got ${values.length}`);
   }
-  const encoded = values.map((v) => `${Buffer.byteLength(v)}:${v}`).join('');
-  const hit = cache.get(encoded);
+  // Cached by the values joined with NUL, which PostgreSQL's text never holds: cheaper than the encoding.
+  const joined = values.join('\u0000');
+  const hit = cache.get(joined);
   if (hit !== undefined) return hit;
+  const encoded = values.map((v) => `${Buffer.byteLength(v)}:${v}`).join('');
   const hex = createHash('md5').update(encoded).digest('hex').slice(0, 16);
   const id = BigInt.asIntN(64, BigInt(`0x${hex}`)).toString();
   if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(encoded, id);
+  cache.set(joined, id);
   return id;
 }
