@@ -466,19 +466,14 @@ export async function writeAnalytics(
     for (const [k, counts] of spans) add(webUsers, k, counts, 1);
   }
   for (const { shape, part } of PERSON_TABLES) {
-    const nKeys = shape.keys.length;
-    const sig = (r: readonly Cell[]): string => JSON.stringify(r);
-    const keyOf = (r: readonly Cell[]): string => join(r.slice(0, nKeys));
-    const oldRows = new Map(old.flatMap((c) => c[part]).map((r) => [keyOf(r), r]));
-    const newRows = new Map(fresh.flatMap((c) => c[part]).map((r) => [keyOf(r), r]));
-    const gone = [...oldRows].filter(([k, r]) => {
-      const n = newRows.get(k);
-      return !n || sig(n) !== sig(r);
-    });
-    const added = [...newRows].filter(([k, r]) => {
-      const o = oldRows.get(k);
-      return !o || sig(o) !== sig(r);
-    });
+    // A stored row stays when the fresh contribution has the same row; every other old row goes, every other
+    // fresh row is added (a changed row is both).
+    const signed = (cs: readonly PersonContribution[]) =>
+      new Map(cs.flatMap((c) => c[part].map((r) => [JSON.stringify(r), r] as const)));
+    const oldRows = signed(old);
+    const freshRows = signed(fresh);
+    const gone = [...oldRows].filter(([sig]) => !freshRows.has(sig));
+    const added = [...freshRows].filter(([sig]) => !oldRows.has(sig));
     await deleteRows(
       q,
       storeId,
