@@ -43,8 +43,8 @@ async function applyInterleaved(batchA: BatchItem[], batchB: BatchItem[]): Promi
   let appliedA!: Promise<unknown>;
   const writtenA = new Promise<void>((resolve) => {
     const hold = new Promise<void>((release) => (heldA = release));
-    const holdingA: MaintainViews = async (tx, facts) => {
-      await maintain(tx, facts);
+    const holdingA: MaintainViews = async (tx, facts, afterCommit) => {
+      await maintain(tx, facts, afterCommit);
       backendA = (await tx<{ pid: number }>('test.pid', 'select pg_backend_pid() as pid'))[0]!.pid;
       resolve();
       await hold;

@@ -1,15 +1,22 @@
 /**
  * Touch groups: the web rollups key a touchpoint group by an id that the pipeline computes in TypeScript and
  * migration 0012 computed in SQL for the rows it converted; both must agree on every value a store can send,
- * or a converted row and a newly written one of the same group would be two groups.
+ * or a converted row and a newly written one of the same group would be two groups. A worker skips recording
+ * the groups its own batches committed, and only those.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrate } from '../../infra/migrate';
+import { createBatchWriter, type MaintainViews } from '../../pipeline/src/adapters/pg-batch-writer';
+import { createViewMaintainer } from '../../pipeline/src/adapters/pg-view-maintainer';
 import { touchGroupId } from '../../pipeline/src/adapters/touch-group-id';
+import { reconcileStore } from '../../pipeline/src/operations/reconcile';
+import { silentLogger } from '../../runtime/logger';
 import type { Db } from '../../storage/db';
+import { batchItem } from '../support/batch-items';
 import { testEnv } from '../support/env';
-import { testDb } from '../support/harness';
+import { createTestStore, testDb } from '../support/harness';
+import { pageView } from '../support/journeys';
 
 let db: Db;
 beforeAll(() => {
@@ -109,4 +116,65 @@ it('migration 0012 moves the stored web rollups onto group ids without changing 
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
+});
+
+it('a worker records each touch group until one of its batches commits it, and never after a rollback', async () => {
+  const { store } = await createTestStore(db);
+  const s = store.store_id;
+  const maintain = createViewMaintainer(silentLogger());
+  const inserts: string[] = [];
+  // The worker's own maintainer, noting the groups each batch inserts into touch_groups.
+  const noting: MaintainViews = (tx, facts, afterCommit) =>
+    maintain(
+      (tag, sql, params) => {
+        if (tag === 'views.touch_groups_insert') inserts.push(...(params![1] as string[]));
+        return tx(tag, sql, params);
+      },
+      facts,
+      afterCommit,
+    );
+  const visit = (client: string, at: string) =>
+    batchItem(s, 0, 'page_viewed', pageView({ client, at, url: 'https://shop.example/?utm_source=news' }));
+  const missing = async () =>
+    (
+      await db.query<{ n: number }>(
+        'test.missing_groups',
+        `select count(*)::int as n from (select group_id from web_daily where store_id = $1
+                                         union select group_id from web_users where store_id = $1) r
+         where not exists (select 1 from touch_groups g where g.store_id = $1 and g.group_id = r.group_id)`,
+        [s],
+      )
+    )[0]!.n;
+  const stored = async () =>
+    (
+      await db.query<{ n: number }>('test.groups', 'select count(*)::int as n from touch_groups where store_id = $1', [
+        s,
+      ])
+    )[0]!.n;
+
+  // A batch whose transaction rolls back after its views were written: its groups must not be remembered.
+  const failing: MaintainViews = async (tx, facts, afterCommit) => {
+    await noting(tx, facts, afterCommit);
+    throw new Error('rolled back on purpose');
+  };
+  await expect(createBatchWriter(db, failing).applyBatch([visit('tg-1', '2026-03-02T10:00:00Z')])).rejects.toThrow(
+    'rolled back on purpose',
+  );
+  const attempted = inserts.length;
+  expect(attempted).toBeGreaterThan(0);
+  expect(await stored()).toBe(0);
+
+  // The same visit again: every group is inserted anew and committed.
+  inserts.length = 0;
+  const writer = createBatchWriter(db, noting);
+  await writer.applyBatch([visit('tg-1', '2026-03-02T10:00:00Z')]);
+  expect(inserts).toHaveLength(attempted);
+  expect(await stored()).toBe(attempted);
+
+  // Another visitor in the same groups on the same day: nothing left to record.
+  inserts.length = 0;
+  await writer.applyBatch([visit('tg-2', '2026-03-02T11:00:00Z')]);
+  expect(inserts).toEqual([]);
+  expect(await missing()).toBe(0);
+  expect((await reconcileStore(db, s)).drift).toEqual([]);
 });

@@ -321,10 +321,56 @@ function columnsOf(cols: readonly Column[], rows: readonly (readonly Cell[])[]):
 }
 
 /**
- * Applies the delta to the rollups. The touch groups it names are recorded first, in id order and before any
- * rollup row is written, so two batches naming the same new group wait for each other only there.
+ * Touch groups a worker knows to be in touch_groups: committed by one of its own batches (rows of that table
+ * are never deleted). A batch names hundreds of groups, nearly all of them old; inserting them again would
+ * cost a statement as large as the web_users update. Only committed groups count: one inserted by a batch
+ * that then rolled back is not there.
  */
-export async function applyAnalyticsDelta(q: Query, storeId: string, delta: AnalyticsDelta): Promise<void> {
+export class CommittedTouchGroups {
+  private readonly ids = new Map<string, Set<string>>();
+  private size = 0;
+
+  constructor(private readonly limit = 200_000) {}
+
+  has(storeId: string, id: string): boolean {
+    return this.ids.get(storeId)?.has(id) ?? false;
+  }
+
+  add(storeId: string, ids: readonly string[]): void {
+    if (this.size + ids.length > this.limit) {
+      this.ids.clear();
+      this.size = 0;
+    }
+    let known = this.ids.get(storeId);
+    if (!known) {
+      known = new Set();
+      this.ids.set(storeId, known);
+    }
+    for (const id of ids) {
+      if (known.has(id)) continue;
+      known.add(id);
+      this.size++;
+    }
+  }
+}
+
+/** A batch's view of the committed groups: which it may skip, and how to learn its own once committed. */
+export interface TouchGroupMemory {
+  committed: CommittedTouchGroups;
+  afterCommit: (fn: () => void) => void;
+}
+
+/**
+ * Applies the delta to the rollups. The touch groups it names are recorded first (but for those `memory`
+ * knows to be there), in id order and before any rollup row is written, so two batches naming the same new
+ * group wait for each other only there.
+ */
+export async function applyAnalyticsDelta(
+  q: Query,
+  storeId: string,
+  delta: AnalyticsDelta,
+  memory?: TouchGroupMemory,
+): Promise<void> {
   const groups = new Map<string, string[]>();
   const stored = ANALYTICS_ROLLUPS.map((shape) => {
     const at = shape.touchAt;
@@ -335,7 +381,7 @@ export async function applyAnalyticsDelta(q: Query, storeId: string, delta: Anal
       if (at !== undefined) {
         const touch = key.slice(at, at + TOUCH.length);
         const id = touchGroupId(touch);
-        groups.set(id, touch);
+        if (!memory?.committed.has(storeId, id)) groups.set(id, touch);
         key.splice(at, TOUCH.length, id);
       }
       rows.push({ key, values });
@@ -343,6 +389,7 @@ export async function applyAnalyticsDelta(q: Query, storeId: string, delta: Anal
     return { shape: storedShape(shape), rows };
   });
   await recordTouchGroups(q, storeId, groups);
+  if (memory && groups.size) memory.afterCommit(() => memory.committed.add(storeId, [...groups.keys()]));
   for (const { shape, rows } of stored) await applyCounterDelta(q, storeId, shape, rows);
 }
 
@@ -425,14 +472,14 @@ async function insertRows(q: Query, storeId: string, shape: TableShape, rows: re
 /**
  * Makes the stored contributions of `personIds` (the recomputed persons and any merged into them) equal to
  * `fresh`, touching only rows that differ, and applies the difference to the rollups (or adds it to `into`,
- * for the caller to apply once).
+ * for the caller to apply once; `memory` spares the touch groups already recorded).
  */
 export async function writeAnalytics(
   q: Query,
   storeId: string,
   personIds: readonly string[],
   fresh: readonly PersonContribution[],
-  into?: AnalyticsDelta,
+  { into, memory }: { into?: AnalyticsDelta; memory?: TouchGroupMemory } = {},
 ): Promise<void> {
   const old = await loadContributions(q, storeId, personIds);
   const delta = into ?? emptyDelta();
@@ -487,7 +534,7 @@ export async function writeAnalytics(
       added.map(([, r]) => r),
     );
   }
-  if (!into) await applyAnalyticsDelta(q, storeId, delta);
+  if (!into) await applyAnalyticsDelta(q, storeId, delta, memory);
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -32,8 +32,12 @@ export interface NewFacts {
   clicks: Array<{ storeId: string; click: Extract<DecodedFact, { kind: 'link_click' }>['click'] }>;
 }
 
-/** View maintenance hook, run inside the batch transaction after the facts are stored. */
-export type MaintainViews = (tx: Query, facts: NewFacts) => Promise<void>;
+/**
+ * View maintenance hook, run inside the batch transaction after the facts are stored. `afterCommit` runs a
+ * function once the transaction has committed (never when it rolls back): for what may only be remembered
+ * once it is durable.
+ */
+export type MaintainViews = (tx: Query, facts: NewFacts, afterCommit: (fn: () => void) => void) => Promise<void>;
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
@@ -55,7 +59,9 @@ export function createBatchWriter(
   maintainViews?: MaintainViews,
 ): Pick<PipelinePorts, 'applyBatch' | 'deadLetter' | 'isTransient'> {
   async function applyBatch(items: readonly BatchItem[]): Promise<BatchOutcome> {
-    return db.transaction('batch', async (tx) => {
+    const committed: Array<() => void> = [];
+    const outcome = await db.transaction('batch', async (tx) => {
+      committed.length = 0;
       // Generic plans for the batch's keyed lookups: a custom plan for a store the table statistics do not
       // cover yet (a new or fast-growing store) counts it as one row and scans the whole store per key
       // (docs/decisions.md, Storage).
@@ -130,7 +136,10 @@ export function createBatchWriter(
       const changed = await upsertPushes(tx, pushes);
       await insertLinkClicks(tx, clicks);
       await insertDeadLetters(tx, dead);
-      if (maintainViews) await maintainViews(tx, { stores, rates, events: newEvents, pushes: changed, clicks });
+      if (maintainViews)
+        await maintainViews(tx, { stores, rates, events: newEvents, pushes: changed, clicks }, (fn) =>
+          committed.push(fn),
+        );
 
       return {
         size: items.length,
@@ -140,6 +149,8 @@ export function createBatchWriter(
         receivedAt: newEvents.map((e) => e.receivedAt),
       };
     });
+    for (const fn of committed) fn();
+    return outcome;
   }
 
   async function deadLetter(item: BatchItem, reason: string): Promise<void> {

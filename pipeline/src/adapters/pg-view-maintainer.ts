@@ -34,7 +34,7 @@ import {
   writeConversions,
   writeSessions,
 } from './pg-views';
-import { contributionOf, upsertProductInfo, writeAnalytics } from './analytics-rollups';
+import { CommittedTouchGroups, contributionOf, upsertProductInfo, writeAnalytics } from './analytics-rollups';
 import { applyAdRollupDelta } from './ad-rollup';
 import { lockNames } from './pg-advisory-locks';
 
@@ -373,7 +373,8 @@ function webhookCandidates(raw: StorefrontEvent[], facts: PersonFacts[], views: 
 }
 
 export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}): MaintainViews {
-  return async (q: Query, facts: NewFacts): Promise<void> => {
+  const touchGroups = new CommittedTouchGroups();
+  return async (q: Query, facts: NewFacts, afterCommit: (fn: () => void) => void): Promise<void> => {
     const batches = splitByStore(facts, hooks);
     const lap = lapTimer(hooks.onStep);
     for (const batch of batches) {
@@ -439,6 +440,7 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
         storeId,
         [...personIds, ...mergedAway],
         loaded.facts.map((f, i) => contributionOf(f, views[i]!, rules.timezone)),
+        { memory: { committed: touchGroups, afterCommit } },
       );
       lap('analytics');
       await applyAdRollupDelta(q, storeId, conv.adDelta);

@@ -410,7 +410,7 @@ async function repairViews(
       storeId,
       [],
       loaded.facts.map((f, k) => contributionOf(f, views[k]!, rules.timezone)),
-      analytics,
+      { into: analytics },
     );
     mergeAdDeltas(adRollup, diff.adDelta);
     for (const [k, d] of diff.delta) addSums(rollup, k, d);
