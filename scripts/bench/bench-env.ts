@@ -65,7 +65,14 @@ const stopChild = (child: ChildProcess): Promise<void> =>
     child.kill('SIGTERM');
   });
 
-export async function startBenchEnv(opts: { withPipeline?: boolean; timezone?: string } = {}): Promise<BenchEnv> {
+export interface BenchEnvOptions {
+  withPipeline?: boolean;
+  timezone?: string;
+  /** The pipeline daemon's entry point (default: the real daemon) and extra environment. */
+  pipeline?: { entry?: string; env?: Record<string, string> };
+}
+
+export async function startBenchEnv(opts: BenchEnvOptions = {}): Promise<BenchEnv> {
   let dataDir: string | null = null;
   let natsUrl = process.env.NATS_URL;
   let databaseUrl = process.env.DATABASE_URL;
@@ -100,7 +107,11 @@ export async function startBenchEnv(opts: { withPipeline?: boolean; timezone?: s
   const api = spawnService('query-api/src/app/server.ts', { ...common, PORT: String(port), HOST: '127.0.0.1' });
   let pipeline: ChildProcess | null = null;
   const startPipeline = async (): Promise<void> => {
-    pipeline = spawnService('pipeline/src/app/main.ts', { ...common, PIPELINE_HEALTH_PORT: String(healthPort) });
+    pipeline = spawnService(opts.pipeline?.entry ?? 'pipeline/src/app/main.ts', {
+      ...common,
+      ...opts.pipeline?.env,
+      PIPELINE_HEALTH_PORT: String(healthPort),
+    });
     await waitReady(`http://127.0.0.1:${healthPort}/readyz`);
   };
   if (opts.withPipeline !== false) await startPipeline();
@@ -132,6 +143,16 @@ export async function startBenchEnv(opts: { withPipeline?: boolean; timezone?: s
     },
     close,
   };
+}
+
+/** Runs `run` in an environment of its own (the daemon not started), closed afterwards. */
+export async function inFreshEnv<T>(opts: BenchEnvOptions, run: (env: BenchEnv) => Promise<T>): Promise<T> {
+  const env = await startBenchEnv({ ...opts, withPipeline: false });
+  try {
+    return await run(env);
+  } finally {
+    await env.close();
+  }
 }
 
 export function percentile(sorted: readonly number[], p: number): number {

@@ -10,7 +10,7 @@ import type { StorefrontEvent } from '../../contracts/src/events';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { type DemoItem, type DemoPlan, planDemo } from '../demo/generate';
 import type { DemoSource } from '../demo/push';
-import { type BenchEnv, startBenchEnv } from './bench-env';
+import { inFreshEnv } from './bench-env';
 import { throughputPhase } from './pipeline';
 
 export interface HistoryBenchOptions {
@@ -73,24 +73,15 @@ export function withLongHistory(demo: DemoPlan, persons: number, each: number): 
   };
 }
 
-async function inFreshEnv<T>(run: (env: BenchEnv) => Promise<T>): Promise<T> {
-  const env = await startBenchEnv({ withPipeline: false });
-  try {
-    return await run(env);
-  } finally {
-    await env.close();
-  }
-}
-
 export async function benchHistory(opts: HistoryBenchOptions): Promise<void> {
   const start = new Date(Date.now() - DAYS * 86_400_000);
   const plan = () => planDemo({ events: opts.events, seed: 42, start, days: DAYS });
-  const normal = await inFreshEnv((env) => {
+  const normal = await inFreshEnv({}, (env) => {
     const demo = plan();
     return throughputPhase(env, demo, demo.summary.events);
   });
   const extra = opts.persons * opts.each;
-  const history = await inFreshEnv(async (env) => {
+  const history = await inFreshEnv({}, async (env) => {
     const demo = plan();
     const phase = await throughputPhase(
       env,

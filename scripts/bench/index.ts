@@ -4,12 +4,14 @@
  *   npm run bench -- pipeline   [--events 100000] [--rate 1000] [--live-seconds 20]
  *   npm run bench -- api        [--events 1000000] [--seconds 20] [--concurrency 4] [--ingest-rate 1000]
  *   npm run bench -- history    [--events 100000] [--persons 5] [--each 5000]
+ *   npm run bench -- analytics-cost [--events 100000] [--rounds 1]
  */
 import { Command } from 'commander';
 import { benchIngest } from './ingest';
 import { benchPipeline } from './pipeline';
 import { benchApi } from './api';
 import { benchHistory } from './history';
+import { benchAnalyticsCost } from './analytics-cost';
 
 const program = new Command('bench').description(
   'Performance benchmarks; each starts its own services unless NATS_URL and DATABASE_URL are set',
@@ -63,6 +65,15 @@ program
   .option('--each <n>', 'page views of each', '5000')
   .action(async (o: { events: string; persons: string; each: string }) => {
     await benchHistory({ events: Number(o.events), persons: Number(o.persons), each: Number(o.each) });
+  });
+
+program
+  .command('analytics-cost')
+  .description('Throughput of the demo stream with and without the analytics views, with two lanes and with one')
+  .option('--events <n>', 'demo events', '100000')
+  .option('--rounds <n>', 'runs of each side per lane count', '1')
+  .action(async (o: { events: string; rounds: string }) => {
+    await benchAnalyticsCost({ events: Number(o.events), rounds: Number(o.rounds) });
   });
 
 program.parseAsync().catch((err: unknown) => {

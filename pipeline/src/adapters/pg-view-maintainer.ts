@@ -70,6 +70,11 @@ function lapTimer(onStep: MaintainerHooks['onStep']): (step: MaintenanceStep) =>
 export interface MaintainerHooks {
   /** Store facts and identity links only, maintain no view (a rebuild recomputes every view at the end). */
   factsOnly?: boolean;
+  /**
+   * `false` leaves the analytics views (web, landing page and product reports) unmaintained: only for
+   * measuring what they cost (`npm run bench -- analytics-cost`); their reports are then wrong.
+   */
+  analytics?: boolean;
   /** Queues identity-event webhook deliveries of the batch's new events (before the commit). */
   enqueueWebhooks?: WebhookEnqueuer;
   /** A conversion rate was missing and 1:1 was assumed. */
@@ -435,13 +440,15 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
       const conv = await writeConversions(q, storeId, [...personIds, ...mergedAway], views);
       await applyAttributionDelta(q, storeId, conv.delta);
       lap('attribution');
-      await writeAnalytics(
-        q,
-        storeId,
-        [...personIds, ...mergedAway],
-        loaded.facts.map((f, i) => contributionOf(f, views[i]!, rules.timezone)),
-        { memory: { committed: touchGroups, afterCommit } },
-      );
+      if (hooks.analytics !== false) {
+        await writeAnalytics(
+          q,
+          storeId,
+          [...personIds, ...mergedAway],
+          loaded.facts.map((f, i) => contributionOf(f, views[i]!, rules.timezone)),
+          { memory: { committed: touchGroups, afterCommit } },
+        );
+      }
       lap('analytics');
       await applyAdRollupDelta(q, storeId, conv.adDelta);
       lap('ads');
@@ -466,7 +473,8 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
       );
     }
     // Last, so that the rows of popular products stay locked only until the commit.
-    for (const batch of batches) await upsertProductInfo(q, batch.store.storeId, batch.raw);
+    if (hooks.analytics !== false)
+      for (const batch of batches) await upsertProductInfo(q, batch.store.storeId, batch.raw);
     lap('product_info');
   };
 }

@@ -1,12 +1,16 @@
 /** The view maintenance the daemon runs: views, data-quality metrics, identity-event webhook queueing. */
 import type { Logger } from '../../../runtime/logger';
-import { createViewMaintainer } from '../adapters/pg-view-maintainer';
+import { createViewMaintainer, type MaintainerHooks } from '../adapters/pg-view-maintainer';
 import { createWebhookEnqueuer } from '../adapters/identity-event-queue';
 import type { PipelineDeps } from './daemon';
 
-export function standardMaintainer(logger: Logger): NonNullable<PipelineDeps['maintainViews']> {
+export function standardMaintainer(
+  logger: Logger,
+  options: Pick<MaintainerHooks, 'analytics'> = {},
+): NonNullable<PipelineDeps['maintainViews']> {
   return (metrics, js) =>
     createViewMaintainer(logger, {
+      ...options,
       onMissingRate: () => metrics.dataQuality.inc({ issue: 'missing_rate' }),
       onStep: (step, seconds) => metrics.batchSteps.inc({ step }, seconds),
       enqueueWebhooks: createWebhookEnqueuer(async (subject, delivery) => {
