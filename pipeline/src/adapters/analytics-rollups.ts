@@ -234,6 +234,21 @@ function productRowOf(c: readonly Cell[]): ProductRow {
   };
 }
 
+/**
+ * A contribution's web and product rows as the domain reads them, converted once: a batch reads them for the
+ * span inputs, the spans and the span delta.
+ */
+const domainRows = new WeakMap<PersonContribution, { web: WebRow[]; products: ProductRow[] }>();
+
+function rowsOf(c: PersonContribution): { web: WebRow[]; products: ProductRow[] } {
+  let rows = domainRows.get(c);
+  if (!rows) {
+    rows = { web: c.web.map(webRowOf), products: c.products.map(productRowOf) };
+    domainRows.set(c, rows);
+  }
+  return rows;
+}
+
 /** The contribution of one person, as rows of the three per-person tables. */
 export interface PersonContribution {
   personId: string;
@@ -289,13 +304,13 @@ export function accumulateContribution(
   for (const r of c.web) add(webDaily, join(r.slice(1, 7)), r.slice(7, 11) as number[], sign);
   if (spans.web) {
     const webUsers = into.get('web_users')!;
-    for (const [k, counts] of webUserSpans(c.web.map(webRowOf))) add(webUsers, k, counts, sign);
+    for (const [k, counts] of webUserSpans(rowsOf(c).web)) add(webUsers, k, counts, sign);
   }
   const productDaily = into.get('product_daily')!;
   for (const r of c.products) add(productDaily, join(r.slice(1, 3)), r.slice(3) as number[], sign);
   if (spans.products) {
     const productUsers = into.get('product_users')!;
-    for (const [k, counts] of productUserSpans(c.products.map(productRowOf))) add(productUsers, k, counts, sign);
+    for (const [k, counts] of productUserSpans(rowsOf(c).products)) add(productUsers, k, counts, sign);
   }
   const productCredits = into.get('product_credits_daily')!;
   for (const r of c.credits) add(productCredits, join(r.slice(1, 9)), r.slice(9) as number[], sign);
@@ -491,8 +506,8 @@ export async function writeAnalytics(
     const f = freshOf.get(o.personId);
     if (!f) continue;
     same.set(o.personId, {
-      web: webSpanInput(o.web.map(webRowOf)) === webSpanInput(f.web.map(webRowOf)),
-      products: productSpanInput(o.products.map(productRowOf)) === productSpanInput(f.products.map(productRowOf)),
+      web: webSpanInput(rowsOf(o).web) === webSpanInput(rowsOf(f).web),
+      products: productSpanInput(rowsOf(o).products) === productSpanInput(rowsOf(f).products),
     });
   }
   // A returning person whose web spans changed: only the span rows from the first changed day of each group on
@@ -509,7 +524,7 @@ export async function writeAnalytics(
   const webUsers = delta.get('web_users')!;
   for (const o of old) {
     if (!returning.has(o.personId)) continue;
-    const spans = webUserSpanDelta(o.web.map(webRowOf), freshOf.get(o.personId)!.web.map(webRowOf));
+    const spans = webUserSpanDelta(rowsOf(o).web, rowsOf(freshOf.get(o.personId)!).web);
     for (const [k, counts] of spans) add(webUsers, k, counts, 1);
   }
   for (const { shape, part } of PERSON_TABLES) {
