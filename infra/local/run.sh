@@ -27,7 +27,8 @@ log "Dashboard on http://127.0.0.1:${PORT:-8080}/dashboard"
 # drain and exit by themselves if this script is killed outright (EXIT_WITH_PARENT).
 export EXIT_WITH_PARENT=true
 set -m
-node --import tsx pipeline/src/app/main.ts &
+# The pipeline's young generation larger than Node's default (docs/operations.md, Processes).
+node --max-semi-space-size=64 --import tsx pipeline/src/app/main.ts &
 pids=($!)
 node --import tsx query-api/src/app/server.ts &
 pids+=($!)

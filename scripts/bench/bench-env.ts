@@ -36,8 +36,11 @@ const PROFILE_ARGS = process.env.BENCH_CPU_PROFILE
   ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE)}`]
   : [];
 
-function spawnService(entry: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [...PROFILE_ARGS, '--import', 'tsx', path.join(ROOT, entry)], {
+/** The pipeline daemon's heap flag, as `npm run pipeline` and `make run` start it (docs/operations.md, Processes). */
+const PIPELINE_NODE_FLAGS = ['--max-semi-space-size=64'];
+
+function spawnService(entry: string, env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, [...nodeFlags, ...PROFILE_ARGS, '--import', 'tsx', path.join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -107,11 +110,11 @@ export async function startBenchEnv(opts: BenchEnvOptions = {}): Promise<BenchEn
   const api = spawnService('query-api/src/app/server.ts', { ...common, PORT: String(port), HOST: '127.0.0.1' });
   let pipeline: ChildProcess | null = null;
   const startPipeline = async (): Promise<void> => {
-    pipeline = spawnService(opts.pipeline?.entry ?? 'pipeline/src/app/main.ts', {
-      ...common,
-      ...opts.pipeline?.env,
-      PIPELINE_HEALTH_PORT: String(healthPort),
-    });
+    pipeline = spawnService(
+      opts.pipeline?.entry ?? 'pipeline/src/app/main.ts',
+      { ...common, ...opts.pipeline?.env, PIPELINE_HEALTH_PORT: String(healthPort) },
+      PIPELINE_NODE_FLAGS,
+    );
     await waitReady(`http://127.0.0.1:${healthPort}/readyz`);
   };
   if (opts.withPipeline !== false) await startPipeline();
