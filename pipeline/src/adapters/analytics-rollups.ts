@@ -268,6 +268,15 @@ export function contributionOf(facts: PersonFacts, view: PersonView, timezone: s
   };
 }
 
+/** The contributions of recomputed persons (`facts[i]` with `views[i]`), computed as they are read. */
+export function* contributionsOf(
+  facts: readonly PersonFacts[],
+  views: readonly PersonView[],
+  timezone: string,
+): Generator<PersonContribution> {
+  for (let i = 0; i < facts.length; i++) yield contributionOf(facts[i]!, views[i]!, timezone);
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Rollup deltas
 // ---------------------------------------------------------------------------------------------------------
@@ -375,19 +384,16 @@ export interface TouchGroupMemory {
   afterCommit: (fn: () => void) => void;
 }
 
-/**
- * Applies the delta to the rollups. The touch groups it names are recorded first (but for those `memory`
- * knows to be there), in id order and before any rollup row is written, so two batches naming the same new
- * group wait for each other only there.
- */
-export async function applyAnalyticsDelta(
-  q: Query,
-  storeId: string,
-  delta: AnalyticsDelta,
-  memory?: TouchGroupMemory,
-): Promise<void> {
+/** A delta as the statements write it: the touch groups it names, and each rollup's rows in stored form. */
+interface RollupWrite {
+  groups: Map<string, string[]>;
+  rollups: Array<{ shape: CounterTable; rows: CounterRow[] }>;
+}
+
+/** The stored form of `delta` (touchpoint texts as group ids); groups `memory` knows to be there are left out. */
+function rollupWriteOf(storeId: string, delta: AnalyticsDelta, memory?: TouchGroupMemory): RollupWrite {
   const groups = new Map<string, string[]>();
-  const stored = ANALYTICS_ROLLUPS.map((shape) => {
+  const rollups = ANALYTICS_ROLLUPS.map((shape) => {
     const at = shape.touchAt;
     const rows: CounterRow[] = [];
     for (const [k, values] of delta.get(shape.table)!) {
@@ -403,9 +409,27 @@ export async function applyAnalyticsDelta(
     }
     return { shape: storedShape(shape), rows };
   });
-  await recordTouchGroups(q, storeId, groups);
-  if (memory && groups.size) memory.afterCommit(() => memory.committed.add(storeId, [...groups.keys()]));
-  for (const { shape, rows } of stored) await applyCounterDelta(q, storeId, shape, rows);
+  return { groups, rollups };
+}
+
+/**
+ * Writes a delta to the rollups. The touch groups it names are recorded first, in id order and before any
+ * rollup row is written, so two batches naming the same new group wait for each other only there.
+ */
+async function writeRollups(q: Query, storeId: string, w: RollupWrite, memory?: TouchGroupMemory): Promise<void> {
+  await recordTouchGroups(q, storeId, w.groups);
+  if (memory && w.groups.size) memory.afterCommit(() => memory.committed.add(storeId, [...w.groups.keys()]));
+  for (const { shape, rows } of w.rollups) await applyCounterDelta(q, storeId, shape, rows);
+}
+
+/** Applies the delta to the rollups (but for the touch groups `memory` knows to be recorded). */
+export async function applyAnalyticsDelta(
+  q: Query,
+  storeId: string,
+  delta: AnalyticsDelta,
+  memory?: TouchGroupMemory,
+): Promise<void> {
+  await writeRollups(q, storeId, rollupWriteOf(storeId, delta, memory), memory);
 }
 
 async function recordTouchGroups(q: Query, storeId: string, groups: Map<string, string[]>): Promise<void> {
@@ -485,22 +509,53 @@ async function insertRows(q: Query, storeId: string, shape: TableShape, rows: re
 }
 
 /**
- * Makes the stored contributions of `personIds` (the recomputed persons and any merged into them) equal to
- * `fresh`, touching only rows that differ, and applies the difference to the rollups (or adds it to `into`,
- * for the caller to apply once; `memory` spares the touch groups already recorded).
+ * Gives the event loop a turn once `sliceMs` of synchronous work has passed since the last: a plan computed
+ * beside the batch's other statements lets their replies be handled and the next statement sent meanwhile.
  */
-export async function writeAnalytics(
+function eventLoopTurns(sliceMs: number): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < sliceMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
+}
+
+/** What writing a batch's analytics does, worked out before any of it is written. */
+export interface AnalyticsPlan {
+  /** Per per-person table: the stored rows that go and the fresh rows that are added. */
+  rows: Array<{ shape: TableShape; gone: Cell[][]; added: Cell[][] }>;
+  /** The rollup rows to write; none when the difference went into the caller's delta. */
+  rollups?: RollupWrite;
+}
+
+/**
+ * Plans making the stored contributions of `personIds` (the recomputed persons and any merged into them)
+ * equal to `fresh`: the per-person rows that differ, and the difference to the rollups (added to `into` when
+ * given, for the caller to apply once; `memory` spares the touch groups already recorded). It only reads: it
+ * loads the stored contributions at once and may run beside the batch's writes, computing `fresh` lazily and
+ * giving the event loop a turn every `sliceMs` (0: never) so that their statements proceed meanwhile.
+ */
+export async function planAnalytics(
   q: Query,
   storeId: string,
   personIds: readonly string[],
-  fresh: readonly PersonContribution[],
-  { into, memory }: { into?: AnalyticsDelta; memory?: TouchGroupMemory } = {},
-): Promise<void> {
-  const old = await loadContributions(q, storeId, personIds);
+  fresh: Iterable<PersonContribution>,
+  { into, memory, sliceMs = 0 }: { into?: AnalyticsDelta; memory?: TouchGroupMemory; sliceMs?: number } = {},
+): Promise<AnalyticsPlan> {
+  const stored = loadContributions(q, storeId, personIds);
+  // Settled below; until then a failure must not count as unhandled (the transaction fails on it anyway).
+  stored.catch(() => undefined);
+  const turn = sliceMs > 0 ? eventLoopTurns(sliceMs) : () => Promise.resolve();
+  const freshOf = new Map<string, PersonContribution>();
+  for (const c of fresh) {
+    freshOf.set(c.personId, c);
+    await turn();
+  }
+  const old = await stored;
   const delta = into ?? emptyDelta();
   // Most batches add events to days, groups and steps a person already had: its span rows stay the same,
   // and computing them twice only to cancel out would be most of the work.
-  const freshOf = new Map(fresh.map((c) => [c.personId, c]));
   const same = new Map<string, { web: boolean; products: boolean }>();
   for (const o of old) {
     const f = freshOf.get(o.personId);
@@ -509,6 +564,7 @@ export async function writeAnalytics(
       web: webSpanInput(rowsOf(o).web) === webSpanInput(rowsOf(f).web),
       products: productSpanInput(rowsOf(o).products) === productSpanInput(rowsOf(f).products),
     });
+    await turn();
   }
   // A returning person whose web spans changed: only the span rows from the first changed day of each group on
   // (a new day costs a row per group and step, not its history twice). New persons take the full spans.
@@ -519,37 +575,70 @@ export async function writeAnalytics(
     const s = same.get(p);
     return { web: !s?.web && !returning.has(p), products: !s?.products };
   };
-  for (const c of old) accumulateContribution(delta, c, -1, spansOf(c.personId));
-  for (const c of fresh) accumulateContribution(delta, c, 1, spansOf(c.personId));
+  for (const c of old) {
+    accumulateContribution(delta, c, -1, spansOf(c.personId));
+    await turn();
+  }
+  for (const c of freshOf.values()) {
+    accumulateContribution(delta, c, 1, spansOf(c.personId));
+    await turn();
+  }
   const webUsers = delta.get('web_users')!;
   for (const o of old) {
     if (!returning.has(o.personId)) continue;
     const spans = webUserSpanDelta(rowsOf(o).web, rowsOf(freshOf.get(o.personId)!).web);
     for (const [k, counts] of spans) add(webUsers, k, counts, 1);
+    await turn();
   }
+  const rows: AnalyticsPlan['rows'] = [];
   for (const { shape, part } of PERSON_TABLES) {
     // A stored row stays when the fresh contribution has the same row; every other old row goes, every other
     // fresh row is added (a changed row is both).
-    const signed = (cs: readonly PersonContribution[]) =>
-      new Map(cs.flatMap((c) => c[part].map((r) => [JSON.stringify(r), r] as const)));
+    const signed = (cs: Iterable<PersonContribution>) => {
+      const out = new Map<string, Cell[]>();
+      for (const c of cs) for (const r of c[part]) out.set(JSON.stringify(r), r);
+      return out;
+    };
     const oldRows = signed(old);
-    const freshRows = signed(fresh);
-    const gone = [...oldRows].filter(([sig]) => !freshRows.has(sig));
-    const added = [...freshRows].filter(([sig]) => !oldRows.has(sig));
-    await deleteRows(
-      q,
-      storeId,
+    const freshRows = signed(freshOf.values());
+    rows.push({
       shape,
-      gone.map(([, r]) => r),
-    );
-    await insertRows(
-      q,
-      storeId,
-      shape,
-      added.map(([, r]) => r),
-    );
+      gone: [...oldRows].filter(([sig]) => !freshRows.has(sig)).map(([, r]) => r),
+      added: [...freshRows].filter(([sig]) => !oldRows.has(sig)).map(([, r]) => r),
+    });
+    await turn();
   }
-  if (!into) await applyAnalyticsDelta(q, storeId, delta, memory);
+  return { rows, rollups: into ? undefined : rollupWriteOf(storeId, delta, memory) };
+}
+
+/** Writes a plan: the per-person rows, then the rollups (`memory` as given to the plan). */
+export async function writeAnalyticsPlan(
+  q: Query,
+  storeId: string,
+  plan: AnalyticsPlan,
+  memory?: TouchGroupMemory,
+): Promise<void> {
+  for (const { shape, gone, added } of plan.rows) {
+    await deleteRows(q, storeId, shape, gone);
+    await insertRows(q, storeId, shape, added);
+  }
+  if (plan.rollups) await writeRollups(q, storeId, plan.rollups, memory);
+}
+
+/**
+ * Makes the stored contributions of `personIds` equal to `fresh`, touching only rows that differ, and applies
+ * the difference to the rollups (or adds it to `into`, for the caller to apply once; `memory` spares the
+ * touch groups already recorded).
+ */
+export async function writeAnalytics(
+  q: Query,
+  storeId: string,
+  personIds: readonly string[],
+  fresh: readonly PersonContribution[],
+  { into, memory }: { into?: AnalyticsDelta; memory?: TouchGroupMemory } = {},
+): Promise<void> {
+  const plan = await planAnalytics(q, storeId, personIds, fresh, { into, memory });
+  await writeAnalyticsPlan(q, storeId, plan, memory);
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -34,12 +34,24 @@ import {
   writeConversions,
   writeSessions,
 } from './pg-views';
-import { CommittedTouchGroups, contributionOf, upsertProductInfo, writeAnalytics } from './analytics-rollups';
+import {
+  CommittedTouchGroups,
+  contributionsOf,
+  planAnalytics,
+  upsertProductInfo,
+  writeAnalyticsPlan,
+} from './analytics-rollups';
 import { applyAdRollupDelta } from './ad-rollup';
 import { lockNames } from './pg-advisory-locks';
 
 /** An epoch-ms time as PostgreSQL timestamptz text; Infinity is PostgreSQL's `infinity` (not seen yet). */
 const toTimestamp = (ms: number): string => (ms === Infinity ? 'infinity' : new Date(ms).toISOString());
+
+/**
+ * Longest stretch of the analytics plan's JavaScript before the event loop gets a turn: the statements it
+ * runs beside wait up to this long for their replies to be handled.
+ */
+const ANALYTICS_PLAN_SLICE_MS = 0.25;
 
 /** The steps of a store's maintenance, in the order a batch runs them. */
 export const MAINTENANCE_STEPS = [
@@ -430,25 +442,45 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
       lap('load');
       const views = loaded.facts.map((f) => recomputePerson(f, rules));
       lap('recompute');
-      const sessions = await writeSessions(
-        q,
-        storeId,
-        loaded.clientIds,
-        views.flatMap((v) => v.sessions),
-      );
-      lap('sessions');
-      const conv = await writeConversions(q, storeId, [...personIds, ...mergedAway], views);
-      await applyAttributionDelta(q, storeId, conv.delta);
-      lap('attribution');
-      if (hooks.analytics !== false) {
-        await writeAnalytics(
+      // The analytics plan (the stored contributions read, the fresh ones computed, the difference) runs beside
+      // the session and attribution writes, whose statements leave the event loop idle, and is written after
+      // them (docs/decisions.md, Analytics, "planned beside the writes").
+      const memory = { committed: touchGroups, afterCommit };
+      const analyticsPlan =
+        hooks.analytics === false
+          ? undefined
+          : planAnalytics(
+              q,
+              storeId,
+              [...personIds, ...mergedAway],
+              contributionsOf(loaded.facts, views, rules.timezone),
+              { memory, sliceMs: ANALYTICS_PLAN_SLICE_MS },
+            );
+      analyticsPlan?.catch(() => undefined); // awaited on every path below
+      let sessions: Awaited<ReturnType<typeof writeSessions>>;
+      let conv: Awaited<ReturnType<typeof writeConversions>>;
+      try {
+        sessions = await writeSessions(
           q,
           storeId,
-          [...personIds, ...mergedAway],
-          loaded.facts.map((f, i) => contributionOf(f, views[i]!, rules.timezone)),
-          { memory: { committed: touchGroups, afterCommit } },
+          loaded.clientIds,
+          views.flatMap((v) => v.sessions),
         );
+        lap('sessions');
+        conv = await writeConversions(q, storeId, [...personIds, ...mergedAway], views);
+        await applyAttributionDelta(q, storeId, conv.delta);
+        lap('attribution');
+      } catch (err) {
+        // The plan's reads share the transaction's connection: they end before the transaction does. When
+        // one of them failed first, these writes only met the aborted transaction (25P02): the plan's error
+        // is the cause.
+        const planError = await analyticsPlan?.then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        throw (err as { code?: unknown }).code === '25P02' && planError ? planError : err;
       }
+      if (analyticsPlan) await writeAnalyticsPlan(q, storeId, await analyticsPlan, memory);
       lap('analytics');
       await applyAdRollupDelta(q, storeId, conv.adDelta);
       lap('ads');
