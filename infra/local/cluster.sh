@@ -27,9 +27,9 @@ log "DATABASE_URL=$DATABASE_URL"
 log "workers: partitions 0-$((half - 1)) (health :9464) and $half-$((partitions - 1)) (health :9466); API on :${PORT:-8080}"
 
 set -m
-PIPELINE_PARTITIONS="0-$((half - 1))" PIPELINE_HEALTH_PORT=9464 node --max-semi-space-size=64 --import tsx pipeline/src/app/main.ts &
+PIPELINE_PARTITIONS="0-$((half - 1))" PIPELINE_HEALTH_PORT=9464 pipeline_daemon &
 w1=$!
-PIPELINE_PARTITIONS="$half-$((partitions - 1))" PIPELINE_HEALTH_PORT=9466 node --max-semi-space-size=64 --import tsx pipeline/src/app/main.ts &
+PIPELINE_PARTITIONS="$half-$((partitions - 1))" PIPELINE_HEALTH_PORT=9466 pipeline_daemon &
 w2=$!
 node --import tsx query-api/src/app/server.ts &
 api=$!

@@ -3,6 +3,10 @@
 
 log() { printf '[infra] %s\n' "$*" >&2; }
 
+# The pipeline daemon as every script starts it: in the caller's process (run it with &), with a young generation
+# larger than Node's default (docs/operations.md, Processes).
+pipeline_daemon() { exec node --max-semi-space-size=64 --import tsx pipeline/src/app/main.ts; }
+
 # Run a command as root (directly or through sudo), for package installation only.
 as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else

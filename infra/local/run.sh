@@ -27,8 +27,7 @@ log "Dashboard on http://127.0.0.1:${PORT:-8080}/dashboard"
 # drain and exit by themselves if this script is killed outright (EXIT_WITH_PARENT).
 export EXIT_WITH_PARENT=true
 set -m
-# The pipeline's young generation larger than Node's default (docs/operations.md, Processes).
-node --max-semi-space-size=64 --import tsx pipeline/src/app/main.ts &
+pipeline_daemon &
 pids=($!)
 node --import tsx query-api/src/app/server.ts &
 pids+=($!)
