@@ -5,6 +5,7 @@
  * contributions of the persons it recomputed and applies the difference to the rollups in the same
  * transaction; the reconciliation sums the recomputed contributions the same way and compares.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Query } from '../../../storage/db';
 import {
   analyticsOfPerson,
@@ -516,7 +517,7 @@ function eventLoopTurns(sliceMs: number): () => Promise<void> {
   let since = performance.now();
   return async () => {
     if (performance.now() - since < sliceMs) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     since = performance.now();
   };
 }

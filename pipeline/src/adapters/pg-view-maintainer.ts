@@ -360,6 +360,24 @@ async function updateIdentity(
   }
 }
 
+/**
+ * Runs `writes` while `plan` (reads on the same transaction) is under way, and lets the plan end before
+ * returning or throwing, so that none of its statements outlives the transaction. When a plan's read failed
+ * first, the writes only met the aborted transaction (25P02): the plan's error is then the cause.
+ */
+async function besidePlan<T>(plan: Promise<unknown> | undefined, writes: () => Promise<T>): Promise<T> {
+  plan?.catch(() => undefined); // settled below on every path
+  try {
+    return await writes();
+  } catch (err) {
+    const planError = await plan?.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    throw (err as { code?: unknown }).code === '25P02' && planError ? planError : err;
+  }
+}
+
 /** The session context of each new event, from the recomputed views, for the webhook payloads. */
 function webhookCandidates(raw: StorefrontEvent[], facts: PersonFacts[], views: PersonView[]): WebhookCandidate[] {
   const personOf = new Map<string, string>();
@@ -445,41 +463,28 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
       // The analytics plan (the stored contributions read, the fresh ones computed, the difference) runs beside
       // the session and attribution writes, whose statements leave the event loop idle, and is written after
       // them (docs/decisions.md, Analytics, "planned beside the writes").
+      const replaced = [...personIds, ...mergedAway];
       const memory = { committed: touchGroups, afterCommit };
       const analyticsPlan =
         hooks.analytics === false
           ? undefined
-          : planAnalytics(
-              q,
-              storeId,
-              [...personIds, ...mergedAway],
-              contributionsOf(loaded.facts, views, rules.timezone),
-              { memory, sliceMs: ANALYTICS_PLAN_SLICE_MS },
-            );
-      analyticsPlan?.catch(() => undefined); // awaited on every path below
-      let sessions: Awaited<ReturnType<typeof writeSessions>>;
-      let conv: Awaited<ReturnType<typeof writeConversions>>;
-      try {
-        sessions = await writeSessions(
+          : planAnalytics(q, storeId, replaced, contributionsOf(loaded.facts, views, rules.timezone), {
+              memory,
+              sliceMs: ANALYTICS_PLAN_SLICE_MS,
+            });
+      const { sessions, conv } = await besidePlan(analyticsPlan, async () => {
+        const sessions = await writeSessions(
           q,
           storeId,
           loaded.clientIds,
           views.flatMap((v) => v.sessions),
         );
         lap('sessions');
-        conv = await writeConversions(q, storeId, [...personIds, ...mergedAway], views);
+        const conv = await writeConversions(q, storeId, replaced, views);
         await applyAttributionDelta(q, storeId, conv.delta);
         lap('attribution');
-      } catch (err) {
-        // The plan's reads share the transaction's connection: they end before the transaction does. When
-        // one of them failed first, these writes only met the aborted transaction (25P02): the plan's error
-        // is the cause.
-        const planError = await analyticsPlan?.then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        throw (err as { code?: unknown }).code === '25P02' && planError ? planError : err;
-      }
+        return { sessions, conv };
+      });
       if (analyticsPlan) await writeAnalyticsPlan(q, storeId, await analyticsPlan, memory);
       lap('analytics');
       await applyAdRollupDelta(q, storeId, conv.adDelta);
