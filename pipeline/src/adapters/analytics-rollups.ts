@@ -15,10 +15,8 @@ import {
   productSpanInput,
   productUserSpans,
   type WebRow,
-  webSpanInput,
-  webUserSpanDelta,
-  webUserSpans,
 } from '../domain/analytics';
+import { webSpanInput, type WebUserGroup, WebUserSums } from '../domain/web-user-spans';
 import type { PersonFacts, PersonView } from '../domain/recompute-person';
 import { type ProductInfo, productInfoOfEvent } from '../domain/facts';
 import type { StorefrontEvent } from '../../../contracts/src/events';
@@ -154,6 +152,14 @@ const PRODUCT_PERSON_CREDITS: TableShape = {
   values: ['weight', 'value_micros', 'units'].map(big),
 };
 
+/** The per-person tables, by the part of a contribution each holds. */
+const PERSON_TABLES = [
+  { shape: WEB_PERSON, part: 'web' },
+  { shape: PRODUCT_PERSON, part: 'products' },
+  { shape: PRODUCT_PERSON_CREDITS, part: 'credits' },
+] as const;
+type ContributionPart = (typeof PERSON_TABLES)[number]['part'];
+
 type Cell = string | number | number[];
 
 // ---------------------------------------------------------------------------------------------------------
@@ -282,11 +288,30 @@ export function* contributionsOf(
 // Rollup deltas
 // ---------------------------------------------------------------------------------------------------------
 
-/** Per rollup table: key cells joined by NUL -> value deltas. */
-export type AnalyticsDelta = Map<AnalyticsRollup, Map<string, number[]>>;
+/** The rollups summed by text key: all but web_users. */
+type KeyedRollup = Exclude<AnalyticsRollup, 'web_users'>;
+
+/** Differences to the rollups: per table, key cells joined by NUL -> value deltas; web_users as span sums. */
+export interface AnalyticsDelta {
+  keyed: Map<KeyedRollup, Map<string, number[]>>;
+  webUsers: WebUserSums;
+}
 
 export function emptyDelta(): AnalyticsDelta {
-  return new Map(ANALYTICS_ROLLUPS.map((t) => [t.table, new Map<string, number[]>()]));
+  return {
+    keyed: new Map(
+      ANALYTICS_ROLLUPS.filter((t) => t.table !== 'web_users').map((t) => [
+        t.table as KeyedRollup,
+        new Map<string, number[]>(),
+      ]),
+    ),
+    webUsers: new WebUserSums(),
+  };
+}
+
+/** A table's entries of a delta, by text key (the reconciliation's form). */
+function entriesOf(delta: AnalyticsDelta, table: AnalyticsRollup): Map<string, number[]> {
+  return table === 'web_users' ? delta.webUsers.entries() : delta.keyed.get(table)!;
 }
 
 function add(into: Map<string, number[]>, key: string, values: readonly number[], sign: 1 | -1): void {
@@ -300,30 +325,31 @@ function add(into: Map<string, number[]>, key: string, values: readonly number[]
 
 const join = (cells: readonly Cell[]): string => cells.join('\u0000');
 
-/**
- * Adds `sign` times what one person's contribution puts into the rollups. `spans: false` leaves out the
- * distinct-person rollups (for a person whose span inputs did not change: they would cancel out).
- */
-export function accumulateContribution(
-  into: AnalyticsDelta,
-  c: PersonContribution,
-  sign: 1 | -1,
-  spans: { web: boolean; products: boolean } = { web: true, products: true },
-): void {
-  const webDaily = into.get('web_daily')!;
-  for (const r of c.web) add(webDaily, join(r.slice(1, 7)), r.slice(7, 11) as number[], sign);
-  if (spans.web) {
-    const webUsers = into.get('web_users')!;
-    for (const [k, counts] of webUserSpans(rowsOf(c).web)) add(webUsers, k, counts, sign);
+/** Adds `sign` times what rows of one per-person table add to the rollups that sum them. */
+function accumulateRows(into: AnalyticsDelta, part: ContributionPart, rows: readonly Cell[][], sign: 1 | -1): void {
+  if (part === 'web') {
+    const webDaily = into.keyed.get('web_daily')!;
+    for (const r of rows) add(webDaily, join(r.slice(1, 7)), r.slice(7, 11) as number[], sign);
+  } else if (part === 'products') {
+    const productDaily = into.keyed.get('product_daily')!;
+    for (const r of rows) add(productDaily, join(r.slice(1, 3)), r.slice(3) as number[], sign);
+  } else {
+    const productCredits = into.keyed.get('product_credits_daily')!;
+    for (const r of rows) add(productCredits, join(r.slice(1, 9)), r.slice(9) as number[], sign);
   }
-  const productDaily = into.get('product_daily')!;
-  for (const r of c.products) add(productDaily, join(r.slice(1, 3)), r.slice(3) as number[], sign);
-  if (spans.products) {
-    const productUsers = into.get('product_users')!;
-    for (const [k, counts] of productUserSpans(rowsOf(c).products)) add(productUsers, k, counts, sign);
-  }
-  const productCredits = into.get('product_credits_daily')!;
-  for (const r of c.credits) add(productCredits, join(r.slice(1, 9)), r.slice(9) as number[], sign);
+}
+
+/** Adds `sign` times a person's product_users span rows. */
+function accumulateProductSpans(into: AnalyticsDelta, rows: readonly ProductRow[], sign: 1 | -1): void {
+  const productUsers = into.keyed.get('product_users')!;
+  for (const [k, counts] of productUserSpans(rows)) add(productUsers, k, counts, sign);
+}
+
+/** Adds `sign` times everything one person's contribution puts into the rollups. */
+export function accumulateContribution(into: AnalyticsDelta, c: PersonContribution, sign: 1 | -1): void {
+  for (const { part } of PERSON_TABLES) accumulateRows(into, part, c[part], sign);
+  into.webUsers.addSpans(rowsOf(c).web, sign);
+  accumulateProductSpans(into, rowsOf(c).products, sign);
 }
 
 /** A delta's non-zero entries, by sorted key (concurrent workers lock rollup rows in one order). */
@@ -394,18 +420,31 @@ interface RollupWrite {
 /** The stored form of `delta` (touchpoint texts as group ids); groups `memory` knows to be there are left out. */
 function rollupWriteOf(storeId: string, delta: AnalyticsDelta, memory?: TouchGroupMemory): RollupWrite {
   const groups = new Map<string, string[]>();
+  const groupIdOf = (touch: string[]): string => {
+    const id = touchGroupId(touch);
+    if (!memory?.committed.has(storeId, id)) groups.set(id, touch);
+    return id;
+  };
   const rollups = ANALYTICS_ROLLUPS.map((shape) => {
-    const at = shape.touchAt;
     const rows: CounterRow[] = [];
-    for (const [k, values] of delta.get(shape.table)!) {
+    if (shape.table === 'web_users') {
+      // A group's id once, for all its rows.
+      const ids = new Map<WebUserGroup, string>();
+      delta.webUsers.forEachRow((g, day, prevDay, values) => {
+        let id = ids.get(g);
+        if (id === undefined) {
+          id = groupIdOf([...g.values]);
+          ids.set(g, id);
+        }
+        rows.push({ key: [g.dims, day, id, prevDay], values });
+      });
+      return { shape: storedShape(shape), rows };
+    }
+    const at = shape.touchAt;
+    for (const [k, values] of delta.keyed.get(shape.table)!) {
       if (values.every((v) => v === 0)) continue;
       const key = k.split('\u0000');
-      if (at !== undefined) {
-        const touch = key.slice(at, at + TOUCH.length);
-        const id = touchGroupId(touch);
-        if (!memory?.committed.has(storeId, id)) groups.set(id, touch);
-        key.splice(at, TOUCH.length, id);
-      }
+      if (at !== undefined) key.splice(at, TOUCH.length, groupIdOf(key.slice(at, at + TOUCH.length)));
       rows.push({ key, values });
     }
     return { shape: storedShape(shape), rows };
@@ -448,12 +487,6 @@ async function recordTouchGroups(q: Query, storeId: string, groups: Map<string, 
 // ---------------------------------------------------------------------------------------------------------
 // Per-person tables
 // ---------------------------------------------------------------------------------------------------------
-
-const PERSON_TABLES = [
-  { shape: WEB_PERSON, part: 'web' },
-  { shape: PRODUCT_PERSON, part: 'products' },
-  { shape: PRODUCT_PERSON_CREDITS, part: 'credits' },
-] as const;
 
 /** Text of a cell as PostgreSQL returns it (days as YYYY-MM-DD, numbers as numbers). */
 function cellsOfRow(shape: TableShape, r: Record<string, unknown>): Cell[] {
@@ -555,46 +588,12 @@ export async function planAnalytics(
   }
   const old = await stored;
   const delta = into ?? emptyDelta();
-  // Most batches add events to days, groups and steps a person already had: its span rows stay the same,
-  // and computing them twice only to cancel out would be most of the work.
-  const same = new Map<string, { web: boolean; products: boolean }>();
-  for (const o of old) {
-    const f = freshOf.get(o.personId);
-    if (!f) continue;
-    same.set(o.personId, {
-      web: webSpanInput(rowsOf(o).web) === webSpanInput(rowsOf(f).web),
-      products: productSpanInput(rowsOf(o).products) === productSpanInput(rowsOf(f).products),
-    });
-    await turn();
-  }
-  // A returning person whose web spans changed: only the span rows from the first changed day of each group on
-  // (a new day costs a row per group and step, not its history twice). New persons take the full spans.
-  const returning = new Set(
-    old.filter((o) => o.web.length > 0 && freshOf.has(o.personId) && !same.get(o.personId)?.web).map((o) => o.personId),
-  );
-  const spansOf = (p: string) => {
-    const s = same.get(p);
-    return { web: !s?.web && !returning.has(p), products: !s?.products };
-  };
-  for (const c of old) {
-    accumulateContribution(delta, c, -1, spansOf(c.personId));
-    await turn();
-  }
-  for (const c of freshOf.values()) {
-    accumulateContribution(delta, c, 1, spansOf(c.personId));
-    await turn();
-  }
-  const webUsers = delta.get('web_users')!;
-  for (const o of old) {
-    if (!returning.has(o.personId)) continue;
-    const spans = webUserSpanDelta(rowsOf(o).web, rowsOf(freshOf.get(o.personId)!).web);
-    for (const [k, counts] of spans) add(webUsers, k, counts, 1);
-    await turn();
-  }
+  // The per-person rows that differ: a stored row stays when the fresh contribution has the same row; every
+  // other old row goes, every other fresh row is added (a changed row is both). The rollups that sum these
+  // rows change by exactly the added rows less the gone ones: the rows a batch leaves alone, most of a
+  // returning person's history, cost nothing more.
   const rows: AnalyticsPlan['rows'] = [];
   for (const { shape, part } of PERSON_TABLES) {
-    // A stored row stays when the fresh contribution has the same row; every other old row goes, every other
-    // fresh row is added (a changed row is both).
     const signed = (cs: Iterable<PersonContribution>) => {
       const out = new Map<string, Cell[]>();
       for (const c of cs) for (const r of c[part]) out.set(JSON.stringify(r), r);
@@ -602,11 +601,28 @@ export async function planAnalytics(
     };
     const oldRows = signed(old);
     const freshRows = signed(freshOf.values());
-    rows.push({
-      shape,
-      gone: [...oldRows].filter(([sig]) => !freshRows.has(sig)).map(([, r]) => r),
-      added: [...freshRows].filter(([sig]) => !oldRows.has(sig)).map(([, r]) => r),
-    });
+    const gone = [...oldRows].filter(([sig]) => !freshRows.has(sig)).map(([, r]) => r);
+    const added = [...freshRows].filter(([sig]) => !oldRows.has(sig)).map(([, r]) => r);
+    accumulateRows(delta, part, gone, -1);
+    accumulateRows(delta, part, added, 1);
+    rows.push({ shape, gone, added });
+    await turn();
+  }
+  // The distinct-person rollups. Most batches add events to days, groups and steps a person already had: its
+  // span rows stay the same. A returning person whose web days changed costs only the span rows from the first
+  // changed day of each group on; a new person (or one merged away) its full spans.
+  const oldOf = new Map(old.map((o) => [o.personId, o]));
+  const none = { web: [], products: [] };
+  for (const p of new Set([...oldOf.keys(), ...freshOf.keys()])) {
+    const o = oldOf.has(p) ? rowsOf(oldOf.get(p)!) : none;
+    const f = freshOf.has(p) ? rowsOf(freshOf.get(p)!) : none;
+    if (o.web.length === 0) delta.webUsers.addSpans(f.web, 1);
+    else if (f.web.length === 0) delta.webUsers.addSpans(o.web, -1);
+    else if (webSpanInput(o.web) !== webSpanInput(f.web)) delta.webUsers.addSpanDelta(o.web, f.web);
+    if (productSpanInput(o.products) !== productSpanInput(f.products)) {
+      accumulateProductSpans(delta, o.products, -1);
+      accumulateProductSpans(delta, f.products, 1);
+    }
     await turn();
   }
   return { rows, rollups: into ? undefined : rollupWriteOf(storeId, delta, memory) };
@@ -668,7 +684,9 @@ export async function compareAnalytics(
 ): Promise<void> {
   for (const shape of ANALYTICS_ROLLUPS) {
     const dayIndex = shape.keys.findIndex((c) => c.name === 'day');
-    const want = new Map(nonZero(expected.get(shape.table)!).filter(([k]) => inRange(k.split('\u0000')[dayIndex]!)));
+    const want = new Map(
+      nonZero(entriesOf(expected, shape.table)).filter(([k]) => inRange(k.split('\u0000')[dayIndex]!)),
+    );
     const cols = [...shape.keys, ...shape.values].map((c) => selectedAs(c));
     // Grouped rollups are read back with their texts (touch_groups is written with them, never deleted).
     const from =

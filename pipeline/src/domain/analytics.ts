@@ -3,8 +3,8 @@
  * recomputed sessions and conversions: sessions by day and touchpoint with their events and funnel step,
  * product activity by day, and purchase credits split by product. Like the credits of a conversion, these
  * contributions are stored per person so that a change (a late event, an identity merge) retracts exactly
- * what the person added before. The distinct-person rollups are derived from them by `webUserSpans` and
- * `productUserSpans` (see docs/decisions.md, Analytics, for why spans).
+ * what the person added before. The distinct-person rollups are derived from them by `WebUserSums`
+ * (web-user-spans.ts) and `productUserSpans` (see docs/decisions.md, Analytics, for why spans).
  */
 import { EVENT_NAMES, type EventName } from '../../../contracts/src/events';
 import type { Model } from '../../../contracts/src/attribution';
@@ -111,8 +111,13 @@ export interface PersonAnalytics {
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-export const webRowKey = (r: WebDims & { day: string }): string =>
-  [r.day, r.channel, r.source, r.medium, r.campaign, r.landing_page].join('\u0000');
+/** `items` in ascending order of `key`: the array itself when it already is (as a person's facts mostly are). */
+function ascending<T>(items: T[], key: (t: T) => number): T[] {
+  for (let i = 1; i < items.length; i++) {
+    if (key(items[i - 1]!) > key(items[i]!)) return [...items].sort((a, b) => key(a) - key(b));
+  }
+  return items;
+}
 
 function webRows(facts: PersonFacts, view: PersonView, dayOf: (at: number) => string): WebRow[] {
   // Sessions of the tracked clients only: an order the store pushed without any tracked event has a session
@@ -132,63 +137,18 @@ function webRows(facts: PersonFacts, view: PersonView, dayOf: (at: number) => st
     else eventsByClient.set(e.clientId, [e]);
   }
 
-  interface SessionStats {
-    startedAt: number;
-    clientId: string;
-    dims: WebDims;
-    events: number;
-    pageViews: number;
-    otherEvents: number;
-    level: number;
-    counts: number[];
-  }
-  const stats: SessionStats[] = [];
-  for (const [clientId, sessions] of sessionsByClient) {
-    const ordered = [...sessions].sort((a, b) => a.startedAt - b.startedAt);
-    const own = ordered.map((s): SessionStats => ({
-      startedAt: s.startedAt,
-      clientId,
-      dims: {
-        channel: s.touch.channel,
-        source: s.touch.source,
-        medium: s.touch.medium,
-        campaign: s.touch.campaign,
-        landing_page: s.touch.landingPage,
-      },
-      events: 0,
-      pageViews: 0,
-      otherEvents: 0,
-      level: 0,
-      counts: new Array<number>(EVENT_NAMES.length).fill(0),
-    }));
-    // Each event belongs to the client's latest session started at or before it.
-    const events = [...(eventsByClient.get(clientId) ?? [])].sort((a, b) => a.at - b.at);
-    let i = 0;
-    for (const e of events) {
-      while (i + 1 < own.length && own[i + 1]!.startedAt <= e.at) i++;
-      const st = own[i]!;
-      if (e.at < st.startedAt) continue;
-      st.events++;
-      if (e.name === 'page_viewed') st.pageViews++;
-      else st.otherEvents++;
-      st.level = Math.max(st.level, STEP_OF[e.name] ?? 0);
-      st.counts[KIND_INDEX.get(e.name)!]!++;
-    }
-    stats.push(...own);
-  }
-
-  // The person's first session (earliest start, then client id) makes it a new user.
-  const first = stats.reduce((a, b) =>
-    b.startedAt < a.startedAt || (b.startedAt === a.startedAt && b.clientId < a.clientId) ? b : a,
-  );
   const rows = new Map<string, WebRow>();
-  for (const st of stats) {
-    const row0 = { day: dayOf(st.startedAt), ...st.dims };
-    const key = webRowKey(row0);
+  const rowOfSession = (day: string, t: PersonView['sessions'][number]['touch']): WebRow => {
+    const key = `${day}\u0000${t.channel}\u0000${t.source}\u0000${t.medium}\u0000${t.campaign}\u0000${t.landingPage}`;
     let row = rows.get(key);
     if (!row) {
       row = {
-        ...row0,
+        day,
+        channel: t.channel,
+        source: t.source,
+        medium: t.medium,
+        campaign: t.campaign,
+        landing_page: t.landingPage,
         sessions: 0,
         events: 0,
         engagedSessions: 0,
@@ -198,14 +158,37 @@ function webRows(facts: PersonFacts, view: PersonView, dayOf: (at: number) => st
       };
       rows.set(key, row);
     }
-    row.sessions++;
-    row.events += st.events;
-    // Engaged: two or more page views, or any other event.
-    if (st.pageViews >= 2 || st.otherEvents > 0) row.engagedSessions++;
-    if (st === first) row.newUsers = 1;
-    row.level = Math.max(row.level, st.level);
-    st.counts.forEach((n, k) => (row.eventCounts[k] = (row.eventCounts[k] ?? 0) + n));
+    return row;
+  };
+  // The person's first session (earliest start, then client id) makes it a new user.
+  let first: { startedAt: number; clientId: string; row: WebRow } | undefined;
+  for (const [clientId, sessions] of sessionsByClient) {
+    const ordered = ascending(sessions, (s) => s.startedAt);
+    const rowOf = ordered.map((s) => {
+      const row = rowOfSession(dayOf(s.startedAt), s.touch);
+      row.sessions++;
+      if (!first || s.startedAt < first.startedAt || (s.startedAt === first.startedAt && clientId < first.clientId))
+        first = { startedAt: s.startedAt, clientId, row };
+      return row;
+    });
+    // Each event belongs to the client's latest session started at or before it; a session is engaged with two
+    // or more page views, or any other event.
+    const pageViews = new Array<number>(ordered.length).fill(0);
+    const otherEvents = new Array<number>(ordered.length).fill(0);
+    let i = 0;
+    for (const e of ascending(eventsByClient.get(clientId) ?? [], (x) => x.at)) {
+      while (i + 1 < ordered.length && ordered[i + 1]!.startedAt <= e.at) i++;
+      if (e.at < ordered[i]!.startedAt) continue;
+      const row = rowOf[i]!;
+      row.events++;
+      if (e.name === 'page_viewed') pageViews[i]!++;
+      else otherEvents[i]!++;
+      row.level = Math.max(row.level, STEP_OF[e.name] ?? 0);
+      row.eventCounts[KIND_INDEX.get(e.name)!]!++;
+    }
+    for (let k = 0; k < ordered.length; k++) if (pageViews[k]! >= 2 || otherEvents[k]! > 0) rowOf[k]!.engagedSessions++;
   }
+  first!.row.newUsers = 1;
   return [...rows.values()];
 }
 
@@ -361,7 +344,7 @@ export function analyticsOfPerson(facts: PersonFacts, view: PersonView, timezone
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Spans: distinct persons over any range of days
+// Spans: distinct persons over any range of days (the web report's are in web-user-spans.ts)
 // ---------------------------------------------------------------------------------------------------------
 
 /**
@@ -374,115 +357,6 @@ function spans(days: readonly string[], add: (day: string, prev: string) => void
     add(d, prev);
     prev = d;
   }
-}
-
-/** Key of a web_users row: dims mask, day, the five dimension values (blank outside the mask), prev_day. */
-export const webUserKey = (dims: number, day: string, values: readonly string[], prevDay: string): string =>
-  [String(dims), day, ...values, prevDay].join('\u0000');
-
-/**
- * A person's web_users rows: for every dimension set, every group it was active in and every funnel step,
- * the span rows of the days its sessions in the group reached the step. Counts per row in FUNNEL_STEPS order.
- */
-export function webUserSpans(rows: readonly WebRow[]): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  for (const mask of WEB_DIMENSION_SETS) {
-    const maskText = String(mask);
-    for (const [values, days] of daysByGroup(rows, mask)) {
-      // The key is webUserKey's: the mask, the day, the five values, the previous day.
-      const prev = new Array<string>(FUNNEL_LEVELS).fill(NO_PREVIOUS_DAY);
-      for (const [day, level] of [...days].sort((a, b) => cmp(a[0], b[0]))) {
-        // One span row per step the day reached, each with the step's own previous day.
-        for (let step = 0; step <= level; step++) {
-          const key = `${maskText}\u0000${day}${values}\u0000${prev[step]}`;
-          let counts = out.get(key);
-          if (!counts) {
-            counts = new Array<number>(FUNNEL_LEVELS).fill(0);
-            out.set(key, counts);
-          }
-          counts[step]!++;
-          prev[step] = day;
-        }
-      }
-    }
-  }
-  return out;
-}
-
-/** Group (the masked dimension values, each after a NUL) -> day -> deepest level, for one dimension set. */
-function daysByGroup(rows: readonly WebRow[], mask: number): Map<string, Map<string, number>> {
-  const groups = new Map<string, Map<string, number>>();
-  for (const r of rows) {
-    let g = '';
-    for (let i = 0; i < WEB_DIMENSIONS.length; i++) g += '\u0000' + (mask & (1 << i) ? r[WEB_DIMENSIONS[i]!] : '');
-    let days = groups.get(g);
-    if (!days) {
-      days = new Map();
-      groups.set(g, days);
-    }
-    days.set(r.day, Math.max(days.get(r.day) ?? 0, r.level));
-  }
-  return groups;
-}
-
-const sameDays = (a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean => {
-  if (a.size !== b.size) return false;
-  for (const [day, level] of a) if (b.get(day) !== level) return false;
-  return true;
-};
-
-/**
- * The change in a person's web_users rows when its web rows go from `before` to `after`: the same as
- * webUserSpans(after) minus webUserSpans(before), without building either. Per group and step the span rows
- * of the sorted days agree up to the first day that differs, so only the rows from there on are retracted
- * and added, and a group whose days did not change adds nothing: a returning person's new day costs a row
- * per group and step, not its whole history twice. (For a person without stored rows webUserSpans is cheaper.)
- */
-export function webUserSpanDelta(before: readonly WebRow[], after: readonly WebRow[]): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  const add = (key: string, step: number, sign: number): void => {
-    let counts = out.get(key);
-    if (!counts) {
-      counts = new Array<number>(FUNNEL_LEVELS).fill(0);
-      out.set(key, counts);
-    }
-    counts[step]! += sign;
-  };
-  const none = new Map<string, number>();
-  const group = (mask: string, g: string, o: ReadonlyMap<string, number>, n: ReadonlyMap<string, number>): void => {
-    if (sameDays(o, n)) return;
-    // The key is webUserKey's: the mask, the day, the five values (g), the previous day.
-    const keyOf = (day: string, prev: string): string => `${mask}\u0000${day}${g}\u0000${prev}`;
-    // The days that reached each step, from all of them (step 0) down: a day reaching a step reached the earlier.
-    let os = [...o.keys()].sort(cmp);
-    let ns = [...n.keys()].sort(cmp);
-    for (let step = 0; step < FUNNEL_LEVELS && (os.length > 0 || ns.length > 0); step++) {
-      if (step > 0) {
-        os = os.filter((d) => o.get(d)! >= step);
-        ns = ns.filter((d) => n.get(d)! >= step);
-      }
-      let same = 0;
-      while (same < os.length && same < ns.length && os[same] === ns[same]) same++;
-      for (let i = same; i < os.length; i++) add(keyOf(os[i]!, i ? os[i - 1]! : NO_PREVIOUS_DAY), step, -1);
-      for (let i = same; i < ns.length; i++) add(keyOf(ns[i]!, i ? ns[i - 1]! : NO_PREVIOUS_DAY), step, 1);
-    }
-  };
-  for (const mask of WEB_DIMENSION_SETS) {
-    const old = daysByGroup(before, mask);
-    const fresh = daysByGroup(after, mask);
-    const maskText = String(mask);
-    for (const [g, n] of fresh) group(maskText, g, old.get(g) ?? none, n);
-    for (const [g, o] of old) if (!fresh.has(g)) group(maskText, g, o, none);
-  }
-  return out;
-}
-
-/** What a person's web spans depend on: its days, groups and steps (equal inputs give equal spans). */
-export function webSpanInput(rows: readonly WebRow[]): string {
-  return rows
-    .map((r) => [r.day, r.channel, r.source, r.medium, r.campaign, r.landing_page, r.level].join('\u0000'))
-    .sort()
-    .join('\u0001');
 }
 
 /** What a person's product spans depend on: the days it viewed or added each product. */
