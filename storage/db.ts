@@ -6,6 +6,7 @@
  * domain logic lives here.
  */
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
+import { arrayLiteral, isPlainArray } from './pg-array';
 
 export interface DbOptions {
   connectionString: string;
@@ -63,7 +64,10 @@ export function createDb(opts: DbOptions): Db {
       const started = process.hrtime.bigint();
       let ok = false;
       try {
-        const res = await on.query<R>(`/* ${opts.service}:${tag} */ ${sql}`, params);
+        const res = await on.query<R>(
+          `/* ${opts.service}:${tag} */ ${sql}`,
+          params.map((p) => (isPlainArray(p) ? arrayLiteral(p) : p)),
+        );
         ok = true;
         return res.rows;
       } finally {
