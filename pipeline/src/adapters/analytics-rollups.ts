@@ -628,17 +628,21 @@ export async function planAnalytics(
   return { rows, rollups: into ? undefined : rollupWriteOf(storeId, delta, memory) };
 }
 
-/** Writes a plan: the per-person rows, then the rollups (`memory` as given to the plan). */
-export async function writeAnalyticsPlan(
+/** Writes a plan's per-person rows. */
+export async function writeAnalyticsRows(q: Query, storeId: string, plan: AnalyticsPlan): Promise<void> {
+  for (const { shape, gone, added } of plan.rows) {
+    await deleteRows(q, storeId, shape, gone);
+    await insertRows(q, storeId, shape, added);
+  }
+}
+
+/** Writes a plan's rollup rows (`memory` as given to the plan). */
+export async function writeAnalyticsRollups(
   q: Query,
   storeId: string,
   plan: AnalyticsPlan,
   memory?: TouchGroupMemory,
 ): Promise<void> {
-  for (const { shape, gone, added } of plan.rows) {
-    await deleteRows(q, storeId, shape, gone);
-    await insertRows(q, storeId, shape, added);
-  }
   if (plan.rollups) await writeRollups(q, storeId, plan.rollups, memory);
 }
 
@@ -655,7 +659,8 @@ export async function writeAnalytics(
   { into, memory }: { into?: AnalyticsDelta; memory?: TouchGroupMemory } = {},
 ): Promise<void> {
   const plan = await planAnalytics(q, storeId, personIds, fresh, { into, memory });
-  await writeAnalyticsPlan(q, storeId, plan, memory);
+  await writeAnalyticsRows(q, storeId, plan);
+  await writeAnalyticsRollups(q, storeId, plan, memory);
 }
 
 // ---------------------------------------------------------------------------------------------------------

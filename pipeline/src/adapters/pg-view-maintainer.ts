@@ -39,7 +39,8 @@ import {
   contributionsOf,
   planAnalytics,
   upsertProductInfo,
-  writeAnalyticsPlan,
+  writeAnalyticsRollups,
+  writeAnalyticsRows,
 } from './analytics-rollups';
 import { applyAdRollupDelta } from './ad-rollup';
 import { lockNames } from './pg-advisory-locks';
@@ -63,8 +64,8 @@ export const MAINTENANCE_STEPS = [
   'sessions',
   'attribution',
   'analytics',
-  'ads',
   'webhooks',
+  'rollups',
   'product_info',
 ] as const;
 export type MaintenanceStep = (typeof MAINTENANCE_STEPS)[number];
@@ -412,6 +413,11 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
   return async (q: Query, facts: NewFacts, afterCommit: (fn: () => void) => void): Promise<void> => {
     const batches = splitByStore(facts, hooks);
     const lap = lapTimer(hooks.onStep);
+    // The rollups' rows are shared by every batch of a store (today's rows above all), and a row written stays
+    // locked until the commit: the two batches in flight would wait for each other from the first rollup write
+    // on. They are written last, store by store in the one order every worker uses, so the wait covers only
+    // those writes and the commit (docs/decisions.md, Storage, "Two batches in flight").
+    const rollups: Array<() => Promise<void>> = [];
     for (const batch of batches) {
       const storeId = batch.store.storeId;
       const rules: StoreRules = {
@@ -481,14 +487,17 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
         );
         lap('sessions');
         const conv = await writeConversions(q, storeId, replaced, views);
-        await applyAttributionDelta(q, storeId, conv.delta);
         lap('attribution');
         return { sessions, conv };
       });
-      if (analyticsPlan) await writeAnalyticsPlan(q, storeId, await analyticsPlan, memory);
+      rollups.push(() => applyAttributionDelta(q, storeId, conv.delta));
+      if (analyticsPlan) {
+        const plan = await analyticsPlan;
+        await writeAnalyticsRows(q, storeId, plan);
+        rollups.push(() => writeAnalyticsRollups(q, storeId, plan, memory));
+      }
       lap('analytics');
-      await applyAdRollupDelta(q, storeId, conv.adDelta);
-      lap('ads');
+      rollups.push(() => applyAdRollupDelta(q, storeId, conv.adDelta));
       if (hooks.enqueueWebhooks && batch.raw.length) {
         await hooks.enqueueWebhooks(
           q,
@@ -509,6 +518,8 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
         'views maintained',
       );
     }
+    for (const write of rollups) await write();
+    lap('rollups');
     // Last, so that the rows of popular products stay locked only until the commit.
     if (hooks.analytics !== false)
       for (const batch of batches) await upsertProductInfo(q, batch.store.storeId, batch.raw);
