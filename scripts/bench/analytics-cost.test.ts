@@ -1,4 +1,5 @@
-import { analyticsCost } from './analytics-cost';
+import { analyticsCost, sideFigures } from './analytics-cost';
+import type { ThroughputPhase } from './pipeline';
 
 describe('analyticsCost', () => {
   it('is one minus the ratio of the mean throughputs with and without the views', () => {
@@ -8,5 +9,26 @@ describe('analyticsCost', () => {
 
   it('is negative when the runs with the views were faster (noise, not a gain)', () => {
     expect(analyticsCost([4_100], [4_000])).toBe(-0.025);
+  });
+});
+
+describe('sideFigures', () => {
+  const phase = (cpu: number, steps: Record<string, number>): ThroughputPhase => ({
+    events: 100,
+    events_per_s: 10,
+    seconds: 10,
+    pipeline_cpu_us_per_event: cpu,
+    batch_time_by_step: {
+      flush_seconds: 0,
+      steps: Object.fromEntries(Object.entries(steps).map(([k, seconds]) => [k, { seconds, share: 0 }])),
+    },
+    db_seconds_by_statement: {},
+  });
+
+  it('averages CPU per event and each step over the runs, a step missing from a run counting as zero', () => {
+    expect(sideFigures([phase(200, { identity: 4, analytics: 1 }), phase(211, { identity: 5 })])).toEqual({
+      cpu_us_per_event: 206,
+      step_seconds: { identity: 4.5, analytics: 0.5 },
+    });
   });
 });

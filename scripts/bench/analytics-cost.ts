@@ -4,11 +4,12 @@
  * of the pipeline bench, with the daemon as shipped and with one that leaves those views unmaintained
  * (scripts/bench/pipeline-without-analytics.ts), each in a fresh environment; with two lanes (the default)
  * and with one. The cost is 1 - with / without, from the mean of each side's runs. The two sides alternate
- * in order from round to round, so that a machine slowing down over the run does not favour either.
+ * in order from round to round, so that a machine slowing down over the run does not favour either. Each side
+ * also reports the daemon's CPU per event and its batch time by step, which tell CPU from waiting.
  */
 import { planDemo } from '../demo/generate';
 import { inFreshEnv } from './bench-env';
-import { throughputPhase } from './pipeline';
+import { type ThroughputPhase, throughputPhase } from './pipeline';
 
 export interface AnalyticsCostOptions {
   events: number;
@@ -17,21 +18,38 @@ export interface AnalyticsCostOptions {
 
 const WITHOUT_ANALYTICS = 'scripts/bench/pipeline-without-analytics.ts';
 
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
 /** The cost of the analytics views from the throughputs with and without them. */
 export function analyticsCost(withAnalytics: readonly number[], without: readonly number[]): number {
-  const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   return Number((1 - mean(withAnalytics) / mean(without)).toFixed(3));
+}
+
+/**
+ * Where one side's time went, as the daemon measured it, averaged over its runs: CPU per event and the seconds of
+ * batch time in each maintenance step (summed over the lanes; waits for the other lane's locks count in the step
+ * that waited).
+ */
+export function sideFigures(phases: readonly ThroughputPhase[]): {
+  cpu_us_per_event: number;
+  step_seconds: Record<string, number>;
+} {
+  const steps = new Set(phases.flatMap((p) => Object.keys(p.batch_time_by_step.steps)));
+  const step_seconds = Object.fromEntries(
+    [...steps].map((s) => [s, Number(mean(phases.map((p) => p.batch_time_by_step.steps[s]?.seconds ?? 0)).toFixed(2))]),
+  );
+  return { cpu_us_per_event: Math.round(mean(phases.map((p) => p.pipeline_cpu_us_per_event))), step_seconds };
 }
 
 export async function benchAnalyticsCost(opts: AnalyticsCostOptions): Promise<void> {
   const start = new Date(Date.now() - 30 * 86_400_000);
-  const byLanes: Record<string, { with_events_per_s: number[]; without_events_per_s: number[]; cost: number }> = {};
+  const byLanes: Record<string, object> = {};
   for (const [name, lanes] of [
     ['two_lanes', '2'],
     ['one_lane', '1'],
   ] as const) {
-    const withAnalytics: number[] = [];
-    const without: number[] = [];
+    const withAnalytics: ThroughputPhase[] = [];
+    const without: ThroughputPhase[] = [];
     for (let round = 0; round < opts.rounds; round++) {
       const sides = round % 2 === 0 ? [true, false] : [false, true];
       for (const analytics of sides) {
@@ -43,13 +61,16 @@ export async function benchAnalyticsCost(opts: AnalyticsCostOptions): Promise<vo
             return throughputPhase(env, demo, demo.summary.events);
           },
         );
-        (analytics ? withAnalytics : without).push(phase.events_per_s);
+        (analytics ? withAnalytics : without).push(phase);
       }
     }
+    const rates = (phases: ThroughputPhase[]) => phases.map((p) => p.events_per_s);
     byLanes[name] = {
-      with_events_per_s: withAnalytics,
-      without_events_per_s: without,
-      cost: analyticsCost(withAnalytics, without),
+      with_events_per_s: rates(withAnalytics),
+      without_events_per_s: rates(without),
+      cost: analyticsCost(rates(withAnalytics), rates(without)),
+      with: sideFigures(withAnalytics),
+      without: sideFigures(without),
     };
   }
   console.log(
