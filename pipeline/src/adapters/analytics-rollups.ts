@@ -243,7 +243,7 @@ function productRowOf(c: readonly Cell[]): ProductRow {
 
 /**
  * A contribution's web and product rows as the domain reads them, converted once: a batch reads them for the
- * span inputs, the spans and the span delta.
+ * span inputs, the spans and the span delta. A fresh contribution keeps the rows it was made from.
  */
 const domainRows = new WeakMap<PersonContribution, { web: WebRow[]; products: ProductRow[] }>();
 
@@ -267,12 +267,14 @@ export interface PersonContribution {
 export function contributionOf(facts: PersonFacts, view: PersonView, timezone: string): PersonContribution {
   const a: PersonAnalytics = analyticsOfPerson(facts, view, timezone);
   const p = view.personId;
-  return {
+  const c = {
     personId: p,
     web: a.web.map((r) => webCells(p, r)),
     products: a.products.map((r) => productCells(p, r)),
     credits: a.productCredits.map((r) => creditCells(p, r)),
   };
+  domainRows.set(c, { web: a.web, products: a.products });
+  return c;
 }
 
 /** The contributions of recomputed persons (`facts[i]` with `views[i]`), computed as they are read. */
