@@ -58,7 +58,6 @@ const ANALYTICS_PLAN_SLICE_MS = 0.25;
 export const MAINTENANCE_STEPS = [
   'facts',
   'identity',
-  'spend',
   'load',
   'recompute',
   'sessions',
@@ -457,8 +456,7 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
         if (s.previous) accumulateSpend(spendDelta, s.previous, -1);
         accumulateSpend(spendDelta, s.fact, 1);
       }
-      await applySpendDelta(q, storeId, spendDelta);
-      lap('spend');
+      rollups.push(() => applySpendDelta(q, storeId, spendDelta));
 
       if (persons.size === 0) continue;
       const personIds = [...persons].sort();
