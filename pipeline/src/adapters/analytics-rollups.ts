@@ -415,14 +415,14 @@ export interface TouchGroupMemory {
 
 /** A delta as the statements write it: the touch groups it names, and each rollup's rows in stored form. */
 interface RollupWrite {
-  groups: Map<string, string[]>;
+  groups: Map<string, readonly string[]>;
   rollups: Array<{ shape: CounterTable; rows: CounterRow[] }>;
 }
 
 /** The stored form of `delta` (touchpoint texts as group ids); groups `memory` knows to be there are left out. */
 function rollupWriteOf(storeId: string, delta: AnalyticsDelta, memory?: TouchGroupMemory): RollupWrite {
-  const groups = new Map<string, string[]>();
-  const groupIdOf = (touch: string[]): string => {
+  const groups = new Map<string, readonly string[]>();
+  const groupIdOf = (touch: readonly string[]): string => {
     const id = touchGroupId(touch);
     if (!memory?.committed.has(storeId, id)) groups.set(id, touch);
     return id;
@@ -435,7 +435,7 @@ function rollupWriteOf(storeId: string, delta: AnalyticsDelta, memory?: TouchGro
       delta.webUsers.forEachRow((g, day, prevDay, values) => {
         let id = ids.get(g);
         if (id === undefined) {
-          id = groupIdOf([...g.values]);
+          id = groupIdOf(g.values);
           ids.set(g, id);
         }
         rows.push({ key: [g.dims, day, id, prevDay], values });
@@ -474,7 +474,7 @@ export async function applyAnalyticsDelta(
   await writeRollups(q, storeId, rollupWriteOf(storeId, delta, memory), memory);
 }
 
-async function recordTouchGroups(q: Query, storeId: string, groups: Map<string, string[]>): Promise<void> {
+async function recordTouchGroups(q: Query, storeId: string, groups: Map<string, readonly string[]>): Promise<void> {
   if (groups.size === 0) return;
   const ids = [...groups.keys()].sort();
   await q(
