@@ -1,7 +1,8 @@
 /**
  * Stream layout (docs/product.md, Ingestion). Events are published to `ev.<partition>.<storeId>.<name>`; the partition is a
  * stable hash of (storeId, clientId) so all events of one client land in one partition, in order.
- * Store pushes use the same stream, partitioned by their natural key, with names `push_<kind>`.
+ * Store pushes use the same stream, partitioned by their natural key (an order that names its browser client: by
+ * that client), with names `push_<kind>`.
  */
 export const EVENTS_STREAM = 'EVENTS';
 export const EVENTS_SUBJECT_PREFIX = 'ev';

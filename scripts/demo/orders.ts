@@ -4,6 +4,7 @@
  * tracker-blocked devices too).
  */
 import type { ShopOrder, ShopOrderLineItem } from '../../contracts/src/pushes';
+import { CART_ATTRIBUTE } from '../../contracts/src/tracker';
 import type { AdDef } from './campaigns';
 import type { CartPlan } from './cart';
 import type { PlannerContext } from './context';
@@ -176,6 +177,8 @@ function orderVersions(ctx: Pick<PlannerContext, 'keys' | 'cat'>, o: OrderPlan):
     landing_site: o.landingSite,
     referring_site: o.referringSite,
     checkout_token: cart.token,
+    // The tracker writes the visitor's clientId into the cart; a blocked device's cart has none.
+    note_attributes: o.hasEvent ? [{ name: CART_ATTRIBUTE, value: o.session.device.clientId }] : [],
     customer: { id: o.customerId, email: o.email, first_name: person.first, last_name: person.last },
     line_items: lineItems,
     refunds: [],

@@ -7,7 +7,9 @@ import request from 'supertest';
 import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { sampleEvent, sampleOrder } from '../support/samples';
+import { CART_ATTRIBUTE } from '../../contracts/src/tracker';
 import {
+  consumerName,
   EVENTS_STREAM,
   eventSubject,
   partitionOf,
@@ -277,6 +279,51 @@ describe('store pushes', () => {
     await waitFor(total, (t) => t === '12.00');
     await new Promise((r) => setTimeout(r, 200));
     expect(await total()).toBe('12.00');
+  });
+
+  it("publishes an order that names its browser client in that client's partition, and keeps its newest version", async () => {
+    const id = String(Date.now() + 1);
+    // A client whose partition differs from the one the order's id alone gives.
+    const orderPartition = partitionOf(shop.store.store_id, `orders:${id}`, TEST_PARTITIONS);
+    let clientId = `cl-${randomUUID()}`;
+    while (partitionOf(shop.store.store_id, clientId, TEST_PARTITIONS) === orderPartition)
+      clientId = `cl-${randomUUID()}`;
+    const handedOff = sampleOrder({
+      id,
+      updated_at: '2026-01-01T00:00:00Z',
+      total_price: '10.00',
+      note_attributes: [{ name: CART_ATTRIBUTE, value: clientId }],
+    });
+    // A later version without the attribute goes to the order's own partition; updated_at still decides.
+    const later = sampleOrder({ id, updated_at: '2026-01-02T00:00:00Z', total_price: '12.00' });
+    expect((await post('/v2-4-2/api/store/orders').send([later])).status).toBe(200);
+    expect((await post('/v2-4-2/api/store/orders').send([handedOff])).status).toBe(200);
+
+    const clientPartition = partitionOf(shop.store.store_id, clientId, TEST_PARTITIONS);
+    const nc = await connect({ servers: testEnv.natsUrl });
+    try {
+      const jsm = await jetstreamManager(nc);
+      const lastOn = (partition: number) =>
+        jsm.streams.getMessage(EVENTS_STREAM, {
+          last_by_subj: eventSubject(partition, shop.store.store_id, 'push_order'),
+        });
+      expect((await lastOn(clientPartition))?.json()).toMatchObject({ id, total_price: '10.00' });
+      expect((await lastOn(orderPartition))?.json()).toMatchObject({ id, total_price: '12.00' });
+      // Both versions have been applied once the two partitions' consumers have nothing pending.
+      for (const partition of [orderPartition, clientPartition])
+        await waitFor(
+          () => jsm.consumers.info(EVENTS_STREAM, consumerName(partition)),
+          (c) => c.num_pending === 0 && c.num_ack_pending === 0,
+        );
+    } finally {
+      await nc.close();
+    }
+    const stored = await db.query<{ t: string }>(
+      'test.order',
+      "select payload->>'total_price' as t from shop_orders where store_id = $1 and order_id = $2",
+      [shop.store.store_id, id],
+    );
+    expect(stored[0]?.t).toBe('12.00');
   });
 
   it('names the field of an invalid push', async () => {

@@ -6,8 +6,8 @@
  */
 import type { Query } from '../../../storage/db';
 import type { Logger } from '../../../runtime/logger';
+import { browserClientOfOrder } from '../../../contracts/src/identity';
 import {
-  browserClientOfOrder,
   type EventFact,
   handoffKey,
   identityKeysOfEvent,

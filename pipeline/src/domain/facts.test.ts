@@ -1,5 +1,6 @@
 import { sampleOrder } from '../../../test/support/samples';
-import { browserClientOfOrder, handoffKey } from './facts';
+import { browserClientOfOrder } from '../../../contracts/src/identity';
+import { handoffKey } from './facts';
 
 const withAttributes = (note_attributes: Array<{ name: string; value?: string | null }> | null) =>
   sampleOrder({ note_attributes });

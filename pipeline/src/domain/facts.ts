@@ -7,7 +7,6 @@ import type { EventName, ProductVariant, StorefrontEvent } from '../../../contra
 import { checkoutLineTotal } from '../../../contracts/src/line-items';
 import type { AdSpendRow, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
 import type { Channel } from '../../../contracts/src/channels';
-import { CART_ATTRIBUTE } from '../../../contracts/src/tracker';
 import { classifyChannel } from './channel';
 import { convertToStore, decimal, type RateOf, toMicros } from './money';
 
@@ -315,18 +314,6 @@ export function identityKeysOfOrder(fact: OrderFact): string[] {
   if (fact.customerId) keys.push(`c:${fact.customerId}`);
   if (fact.checkoutToken) keys.push(`k:${fact.checkoutToken}`);
   return keys;
-}
-
-/**
- * The browser client an order names in its cart attributes (`note_attributes` `_oa_client_id`, written by
- * the store-side tracker), or null. A value that is no possible client id (empty, longer than an event's
- * clientId may be, or an order pseudo-client) names nobody.
- */
-export function browserClientOfOrder(order: ShopOrder): string | null {
-  const attribute = (order.note_attributes ?? []).find((a) => a.name === CART_ATTRIBUTE);
-  const value = attribute?.value?.trim();
-  if (!value || value.length > 256 || value.startsWith(ORDER_CLIENT_PREFIX)) return null;
-  return value;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { IngestResult, RejectedItem } from '../../../contracts/src/ingest';
 import { eventMsgId, eventSubject, partitionOf, PUSH_SUBJECT_NAMES } from '../../../contracts/src/subjects';
+import { browserClientOfOrder } from '../../../contracts/src/identity';
 import {
   validateAdSpendRow,
   validateCustomer,
@@ -165,7 +166,7 @@ export class IngestService {
       valid.push({
         index,
         subject: eventSubject(
-          partitionOf(store.store_id, `${kind}:${r.value.key}`, this.deps.eventPartitions),
+          partitionOf(store.store_id, r.value.partitionKey ?? `${kind}:${r.value.key}`, this.deps.eventPartitions),
           store.store_id,
           PUSH_SUBJECT_NAMES[kind],
         ),
@@ -180,15 +181,26 @@ export class IngestService {
     kind: PushKind,
     item: unknown,
     receivedAt: number,
-  ): ValidationResult<{ key: string; value: unknown }> {
+  ): ValidationResult<{ key: string; value: unknown; partitionKey?: string }> {
     const wrap = <T>(
       r: ValidationResult<T>,
       key: (v: T) => string,
-    ): ValidationResult<{ key: string; value: unknown }> =>
-      r.ok ? { ok: true, value: { key: key(r.value), value: r.value }, warnings: r.warnings } : r;
+      partitionKey?: (v: T) => string | null,
+    ): ValidationResult<{ key: string; value: unknown; partitionKey?: string }> => {
+      if (!r.ok) return r;
+      const partition = partitionKey?.(r.value);
+      return {
+        ok: true,
+        value: { key: key(r.value), value: r.value, ...(partition ? { partitionKey: partition } : {}) },
+        warnings: r.warnings,
+      };
+    };
     switch (kind) {
       case 'orders':
-        return wrap(validateOrder(item), (o) => o.id);
+        // An order that names its browser client goes to that client's partition, with the client's events: the
+        // daemon's two batches in flight then do not both link the order's keys (docs/decisions.md, Ingestion).
+        // Its versions stay ordered by updated_at wherever they land.
+        return wrap(validateOrder(item), (o) => o.id, browserClientOfOrder);
       case 'products':
         return wrap(validateProduct(item), (p) => p.id);
       case 'customers':
