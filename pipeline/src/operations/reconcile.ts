@@ -154,6 +154,11 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
         personIds = personIds.filter((p) => scoped.has(p));
       }
 
+      if (opts.repair) {
+        const conversions = await repairViews(q, storeId, personIds, groups, rules, chunk);
+        return { storeId, persons: personIds.length, conversions, driftCount, drift, repaired: true };
+      }
+
       // Recompute every person, chunk by chunk, comparing sessions and conversions as we go.
       const expectedRollup = new Map<string, RollupDelta>();
       const expectedAdRollup = new Map<string, AdRollupSums>();
@@ -165,11 +170,9 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
         const members = ids.flatMap((p) => groups.get(p)!.map((client_id) => ({ client_id, person_id: p })));
         const loaded = await loadFactsOfGroups(q, storeId, ids, members);
         const views = loaded.facts.map((f) => recomputePerson(f, rules));
-        if (!opts.repair) {
-          loaded.facts.forEach((f, k) =>
-            accumulateContribution(expectedAnalytics, contributionOf(f, views[k]!, rules.timezone), 1),
-          );
-        }
+        loaded.facts.forEach((f, k) =>
+          accumulateContribution(expectedAnalytics, contributionOf(f, views[k]!, rules.timezone), 1),
+        );
         for (const v of views) {
           for (const c of v.conversions) {
             conversions++;
@@ -177,15 +180,6 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
             accumulateCredits(expectedRollup, creditRowsOf(c), 1);
             accumulateAdCredits(expectedAdRollup, creditRowsOf(c), 1);
           }
-        }
-        if (opts.repair) {
-          await writeSessions(
-            q,
-            storeId,
-            loaded.clientIds,
-            views.flatMap((v) => v.sessions),
-          );
-          continue;
         }
         const stored = await q<{
           client_id: string;
@@ -239,11 +233,6 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
           expectedSessions.delete(key);
         }
         for (const [key, exp] of expectedSessions) report({ view: 'sessions', key, expected: exp, actual: null });
-      }
-
-      if (opts.repair) {
-        await repairViews(q, storeId, personIds, groups, rules);
-        return { storeId, persons: personIds.length, conversions, driftCount, drift, repaired: true };
       }
 
       // Conversions by digest.
@@ -377,14 +366,18 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
   );
 }
 
-/** Rebuilds the store's person mapping, conversions, credits and rollups from the facts (sessions were written per chunk). */
+/**
+ * Rebuilds the store's person mapping, sessions, conversions, credits, analytics rows and rollups from the facts;
+ * returns the number of conversions.
+ */
 async function repairViews(
   q: Query,
   storeId: string,
   personIds: readonly string[],
   groups: Map<string, string[]>,
   rules: StoreRules,
-): Promise<void> {
+  chunk: number,
+): Promise<number> {
   const clientIds = personIds.flatMap((p) => groups.get(p)!);
   await q(
     'repair.clients',
@@ -395,15 +388,24 @@ async function repairViews(
   for (const table of REBUILT_VIEW_TABLES) {
     await q(`repair.clear_${table}`, `delete from ${table} where store_id = $1`, [storeId]);
   }
-  // Re-insert conversions and credits person by person through the same writer the pipeline uses.
+  // Every person is loaded and recomputed once: its sessions are rewritten in place, its conversions, credits
+  // and analytics rows inserted through the same writers the pipeline uses, and the rollups summed for the end.
   const rollup = new Map<string, RollupDelta>();
   const analytics = emptyDelta();
   const adRollup = new Map<string, AdRollupSums>();
-  for (let i = 0; i < personIds.length; i += 500) {
-    const ids = personIds.slice(i, i + 500);
+  let conversions = 0;
+  for (let i = 0; i < personIds.length; i += chunk) {
+    const ids = personIds.slice(i, i + chunk);
     const members = ids.flatMap((p) => groups.get(p)!.map((client_id) => ({ client_id, person_id: p })));
     const loaded = await loadFactsOfGroups(q, storeId, ids, members);
     const views = loaded.facts.map((f) => recomputePerson(f, rules));
+    for (const v of views) conversions += v.conversions.length;
+    await writeSessions(
+      q,
+      storeId,
+      loaded.clientIds,
+      views.flatMap((v) => v.sessions),
+    );
     const diff = await writeConversions(q, storeId, [], views);
     await writeAnalytics(
       q,
@@ -426,4 +428,5 @@ async function repairViews(
      having sum(spend_micros) <> 0 or sum(impressions) <> 0 or sum(clicks) <> 0 or sum(conv_value_micros) <> 0`,
     [storeId],
   );
+  return conversions;
 }
