@@ -406,4 +406,15 @@ it('the reconciliation reports drift in the analytics rollups, and a repair rest
   await reconcileStore(db, storeId, { repair: true });
   expect(await snapshot(storeId)).toEqual(before);
   expect((await reconcileStore(db, storeId)).drift).toEqual([]);
+
+  // A rollup row naming a group that touch_groups does not hold is reported under the group's id.
+  await db.query(
+    'test.corrupt',
+    'update web_users set group_id = 42 where ctid = (select ctid from web_users where store_id = $1 limit 1)',
+    [storeId],
+  );
+  const unknown = await reconcileStore(db, storeId);
+  expect(unknown.drift.some((d) => d.view === 'web_users' && d.key.includes('unknown touch group 42'))).toBe(true);
+  await reconcileStore(db, storeId, { repair: true });
+  expect((await reconcileStore(db, storeId)).drift).toEqual([]);
 });

@@ -47,6 +47,7 @@ const date = (name: string) => ({ name, type: 'date' }) as const;
 const big = (name: string) => ({ name, type: 'bigint' }) as const;
 const int = (name: string) => ({ name, type: 'integer' }) as const;
 const TOUCH = TOUCH_GROUP_DIMENSIONS.map(text);
+const TOUCH_NAMES = new Set<string>(TOUCH_GROUP_DIMENSIONS);
 
 export type AnalyticsRollup = 'web_daily' | 'web_users' | 'product_daily' | 'product_users' | 'product_credits_daily';
 
@@ -676,6 +677,10 @@ export interface AnalyticsDrift {
   actual: number[] | null;
 }
 
+/** The texts reported for a group id that touch_groups does not hold. */
+const unknownGroup = (id: string): Record<string, string> =>
+  Object.fromEntries(TOUCH_GROUP_DIMENSIONS.map((d, i) => [d, i === 0 ? `unknown touch group ${id}` : '']));
+
 /**
  * Compares the rollups with the expected ones (summed recomputed contributions) on the days in [from, to).
  * With `recentOnly`, a web_users or product_users row whose previous day is before `from` still belongs to
@@ -689,23 +694,39 @@ export async function compareAnalytics(
   range: { from?: string; to?: string },
   report: (d: AnalyticsDrift) => void,
 ): Promise<void> {
+  // The grouped rollups are read with their group ids, and the texts of every group once. Joined in SQL, the
+  // plan rests on the tables' statistics, and once, right after a repair of the demo store, it took 27 s for the
+  // 78k web_users rows and 2.5 s for the 6.7k web_daily rows, which a hash join reads in 30 ms.
+  let groupTexts: Map<string, Record<string, string>> | null = null;
   for (const shape of ANALYTICS_ROLLUPS) {
     const dayIndex = shape.keys.findIndex((c) => c.name === 'day');
     const want = new Map(
       nonZero(entriesOf(expected, shape.table)).filter(([k]) => inRange(k.split('\u0000')[dayIndex]!)),
     );
-    const cols = [...shape.keys, ...shape.values].map((c) => selectedAs(c));
-    // Grouped rollups are read back with their texts (touch_groups is written with them, never deleted).
-    const from =
-      shape.touchAt === undefined
-        ? `${shape.table} a`
-        : `${shape.table} a join touch_groups g on g.store_id = a.store_id and g.group_id = a.group_id`;
+    const grouped = shape.touchAt !== undefined;
+    if (grouped && !groupTexts) {
+      const groups = await q<Record<string, string>>(
+        'reconcile.touch_groups',
+        `select group_id::text as group_id, ${TOUCH_GROUP_DIMENSIONS.join(', ')} from touch_groups where store_id = $1`,
+        [storeId],
+      );
+      groupTexts = new Map(groups.map((g) => [g.group_id!, g]));
+    }
+    const cols = [...shape.keys, ...shape.values]
+      .filter((c) => !grouped || !TOUCH_NAMES.has(c.name))
+      .map((c) => selectedAs(c));
+    if (grouped) cols.push('group_id::text as group_id');
     const rows = await q<Record<string, unknown>>(
       `reconcile.${shape.table}`,
-      `select ${cols.join(', ')} from ${from} where a.store_id = $1
+      `select ${cols.join(', ')} from ${shape.table} where store_id = $1
          and ($2::date is null or day >= $2::date) and ($3::date is null or day < $3::date)`,
       [storeId, range.from ?? null, range.to ?? null],
     );
+    // touch_groups is written before any rollup row that names a group and never deleted; a row naming an unknown
+    // group is reported under that id.
+    if (grouped)
+      for (const r of rows)
+        Object.assign(r, groupTexts!.get(r.group_id as string) ?? unknownGroup(r.group_id as string));
     for (const r of rows) {
       const cells = cellsOfRow(shape, r);
       const key = join(cells.slice(0, shape.keys.length));
