@@ -6,7 +6,7 @@
  * domain logic lives here.
  */
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
-import { arrayLiteral, isPlainArray } from './pg-array';
+import { plainArrayLiteral } from './pg-array';
 
 export interface DbOptions {
   connectionString: string;
@@ -66,7 +66,7 @@ export function createDb(opts: DbOptions): Db {
       try {
         const res = await on.query<R>(
           `/* ${opts.service}:${tag} */ ${sql}`,
-          params.map((p) => (isPlainArray(p) ? arrayLiteral(p) : p)),
+          params.map((p) => plainArrayLiteral(p) ?? p),
         );
         ok = true;
         return res.rows;

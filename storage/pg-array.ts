@@ -9,26 +9,17 @@
 const NEEDS_ESCAPE = /[\\"]/;
 const ESCAPED = /[\\"]/g;
 
-type Plain = string | number | null | undefined;
-
-/** An array of strings, numbers and nulls only. */
-export function isPlainArray(value: unknown): value is Plain[] {
-  if (!Array.isArray(value)) return false;
-  for (const v of value) {
-    const t = typeof v;
-    if (v !== null && v !== undefined && t !== 'string' && t !== 'number') return false;
-  }
-  return true;
-}
-
-export function arrayLiteral(values: readonly Plain[]): string {
+/** The literal of an array of strings, numbers and nulls; null for any other value, left to node-postgres. */
+export function plainArrayLiteral(value: unknown): string | null {
+  if (!Array.isArray(value)) return null;
   let out = '{';
-  for (let i = 0; i < values.length; i++) {
+  for (let i = 0; i < value.length; i++) {
     if (i > 0) out += ',';
-    const v = values[i];
+    const v: unknown = value[i];
     if (v === null || v === undefined) out += 'NULL';
     else if (typeof v === 'number') out += String(v);
-    else out += NEEDS_ESCAPE.test(v) ? `"${v.replace(ESCAPED, '\\$&')}"` : `"${v}"`;
+    else if (typeof v === 'string') out += NEEDS_ESCAPE.test(v) ? `"${v.replace(ESCAPED, '\\$&')}"` : `"${v}"`;
+    else return null;
   }
   return `${out}}`;
 }
