@@ -8,7 +8,21 @@ import {
   WEB_DIMENSIONS,
   type WebRow,
 } from './analytics';
-import { webUserKey, webUserSpanDelta, webUserSpans, WebUserSums } from './web-user-spans';
+import { webUserKey, WebUserSums } from './web-user-spans';
+
+/** A person's web_users rows by webUserKey. */
+function webUserSpans(rows: readonly WebRow[]): Map<string, number[]> {
+  const sums = new WebUserSums();
+  sums.addSpans(rows, 1);
+  return sums.entries();
+}
+
+/** The change in a person's web_users rows when its web rows go from `before` to `after`, by webUserKey. */
+function webUserSpanDelta(before: readonly WebRow[], after: readonly WebRow[]): Map<string, number[]> {
+  const sums = new WebUserSums();
+  sums.addSpanDelta(before, after);
+  return sums.entries();
+}
 
 function webRow(day: string, source: string, level: number): WebRow {
   return {

@@ -214,20 +214,6 @@ function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
   return true;
 }
 
-/** A person's web_users rows by webUserKey. */
-export function webUserSpans(rows: readonly WebRow[]): Map<string, number[]> {
-  const sums = new WebUserSums();
-  sums.addSpans(rows, 1);
-  return sums.entries();
-}
-
-/** The change in a person's web_users rows when its web rows go from `before` to `after`, by webUserKey. */
-export function webUserSpanDelta(before: readonly WebRow[], after: readonly WebRow[]): Map<string, number[]> {
-  const sums = new WebUserSums();
-  sums.addSpanDelta(before, after);
-  return sums.entries();
-}
-
 /** What a person's web spans depend on: its days, groups and steps (equal inputs give equal spans). */
 export function webSpanInput(rows: readonly WebRow[]): string {
   return rows
