@@ -7,6 +7,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Query } from '../../../storage/db';
+import { keyProbeSql } from '../../../storage/key-probe';
 import {
   analyticsOfPerson,
   type PersonAnalytics,
@@ -515,7 +516,7 @@ export async function loadContributions(
     const cols = [...shape.keys, ...shape.values].map((c) => selectedAs(c));
     const rows = await q<Record<string, unknown>>(
       `views.${shape.table}_load`,
-      `select ${cols.join(', ')} from ${shape.table} where store_id = $1 and person_id = any($2::text[])`,
+      keyProbeSql({ select: cols.join(', '), from: shape.table, key: 'person_id' }),
       [storeId, personIds],
     );
     for (const r of rows) byPerson.get(r.person_id as string)?.[part].push(cellsOfRow(shape, r));
@@ -774,8 +775,11 @@ export async function upsertProductInfo(q: Query, storeId: string, events: reado
     seen_at: Date;
   }>(
     'facts.product_info_load',
-    `select product_id, title, vendor, product_type, image_src, seen_at from product_info
-     where store_id = $1 and product_id = any($2::text[])`,
+    keyProbeSql({
+      select: 'product_id, title, vendor, product_type, image_src, seen_at',
+      from: 'product_info',
+      key: 'product_id',
+    }),
     [storeId, [...latest.keys()]],
   );
   const storedOf = new Map(stored.map((r) => [r.product_id, r]));

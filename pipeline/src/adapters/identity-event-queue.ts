@@ -11,6 +11,7 @@ import type { ShopProduct } from '../../../contracts/src/pushes';
 import { webhookSubject, type WebhookDelivery } from '../../../contracts/src/webhook-delivery';
 import type { IdentityEventName } from '../../../contracts/src/webhooks';
 import type { Query } from '../../../storage/db';
+import { keyProbeSql } from '../../../storage/key-probe';
 import { buildIdentityPayload, identityEventFor, webhookId, type WebhookPerson } from '../domain/identity-events';
 import { parseLandingUrl } from '../domain/url-params';
 
@@ -133,7 +134,7 @@ export function createWebhookEnqueuer(publish: PublishDelivery, now: () => numbe
     const products = productIds.length
       ? await q<{ product_id: string; payload: ShopProduct }>(
           'webhooks.products',
-          'select product_id, payload from shop_products where store_id = $1 and product_id = any($2::text[])',
+          keyProbeSql({ select: 'product_id, payload', from: 'shop_products', key: 'product_id' }),
           [storeId, productIds],
         )
       : [];

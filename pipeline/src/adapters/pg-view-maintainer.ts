@@ -5,6 +5,7 @@
  * the rollups. The same recomputation serves the reconciliation, so the views equal a recomputation.
  */
 import type { Query } from '../../../storage/db';
+import { keyProbeSql } from '../../../storage/key-probe';
 import type { Logger } from '../../../runtime/logger';
 import { browserClientOfOrder } from '../../../contracts/src/identity';
 import {
@@ -296,10 +297,13 @@ async function recordIdentity(
   return { batchClients, newLinks };
 }
 
-/** The persons of the clients that carry any of the keys ($2) in store $1: run under generic plans. */
-export const PERSONS_OF_KEYS_SQL = `select l.client_id, l.key, c.person_id from identity_links l
-  join clients c on c.store_id = l.store_id and c.client_id = l.client_id
-  where l.store_id = $1 and l.key = any($2::text[])`;
+/** The persons of the clients that carry any of the keys ($2) in store $1. */
+export const PERSONS_OF_KEYS_SQL = keyProbeSql({
+  select: 'l.client_id, l.key, c.person_id',
+  from: 'identity_links l join clients c on c.store_id = l.store_id and c.client_id = l.client_id',
+  key: 'l.key',
+  store: 'l.store_id',
+});
 
 async function updateIdentity(
   q: Query,
@@ -320,7 +324,7 @@ async function updateIdentity(
     const [own, viaKeys] = await Promise.all([
       q<{ client_id: string; person_id: string }>(
         'identity.persons_of_clients',
-        'select client_id, person_id from clients where store_id = $1 and client_id = any($2::text[])',
+        keyProbeSql({ select: 'client_id, person_id', from: 'clients', key: 'client_id' }),
         [storeId, batchClients],
       ),
       newKeys.length

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Goal, Model } from '../../../contracts/src/attribution';
 import type { EventName } from '../../../contracts/src/events';
 import type { Query } from '../../../storage/db';
+import { keyProbeSql } from '../../../storage/key-probe';
 import {
   type CreditDbRow,
   type EventFactRow,
@@ -96,7 +97,7 @@ export async function loadPersonFacts(q: Query, storeId: string, personIds: read
   if (personIds.length === 0) return { facts: [], clientIds: [] };
   const clients = await q<{ client_id: string; person_id: string }>(
     'views.clients_of_persons',
-    'select client_id, person_id from clients where store_id = $1 and person_id = any($2::text[])',
+    keyProbeSql({ select: 'client_id, person_id', from: 'clients', key: 'person_id' }),
     [storeId, personIds],
   );
   return loadFactsOfGroups(q, storeId, personIds, clients);
@@ -117,17 +118,23 @@ export async function loadFactsOfGroups(
   const [eventRows, orderRows] = await Promise.all([
     q<EventFactRow>(
       'views.event_facts',
-      `select event_id, client_id, name, occurred_at, page_url, referrer, email, customer_id, order_id, checkout_token,
-              is_first_order, value_micros, value_orig, currency_orig, lines, items
-       from event_facts where store_id = $1 and client_id = any($2::text[])`,
+      keyProbeSql({
+        select: `event_id, client_id, name, occurred_at, page_url, referrer, email, customer_id, order_id, checkout_token,
+                 is_first_order, value_micros, value_orig, currency_orig, lines, items`,
+        from: 'event_facts',
+        key: 'client_id',
+      }),
       [storeId, realClients],
     ),
     orderIds.length
       ? q<OrderFactRow>(
           'views.order_facts',
-          `select order_id, created_at, cancelled, email, customer_id, value_micros, refunded_micros, value_orig,
-                  currency_orig, landing_site, referring_site, checkout_token, lines, items
-           from order_facts where store_id = $1 and order_id = any($2::text[])`,
+          keyProbeSql({
+            select: `order_id, created_at, cancelled, email, customer_id, value_micros, refunded_micros, value_orig,
+                     currency_orig, landing_site, referring_site, checkout_token, lines, items`,
+            from: 'order_facts',
+            key: 'order_id',
+          }),
           [storeId, orderIds],
         )
       : Promise.resolve([]),
@@ -158,14 +165,14 @@ export async function loadFactsOfGroups(
     codes.size
       ? q<{ code: string; campaign: string; source: string; medium: string }>(
           'views.links',
-          'select code, campaign, source, medium from tracking_links where store_id = $1 and code = any($2::text[])',
+          keyProbeSql({ select: 'code, campaign, source, medium', from: 'tracking_links', key: 'code' }),
           [storeId, [...codes]],
         )
       : Promise.resolve([]),
     variants.size
       ? q<{ variant_id: string; cost_micros: string }>(
           'views.variant_costs',
-          'select variant_id, cost_micros from variant_costs where store_id = $1 and variant_id = any($2::text[])',
+          keyProbeSql({ select: 'variant_id, cost_micros', from: 'variant_costs', key: 'variant_id' }),
           [storeId, [...variants]],
         )
       : Promise.resolve([]),
@@ -232,7 +239,7 @@ export async function writeSessions(
   if (clientIds.length === 0) return { inserted: 0, deleted: 0 };
   const old = await q<SessionRow>(
     'views.sessions_load',
-    `select ${SESSION_COLUMNS.join(', ')} from sessions where store_id = $1 and client_id = any($2::text[])`,
+    keyProbeSql({ select: SESSION_COLUMNS.join(', '), from: 'sessions', key: 'client_id' }),
     [storeId, clientIds],
   );
   const oldSig = new Map<string, string>();
@@ -361,7 +368,7 @@ export async function writeConversions(
   const old = personIds.length
     ? await q<{ goal: string; conversion_key: string; digest: string }>(
         'views.conversions_load',
-        'select goal, conversion_key, digest from conversions where store_id = $1 and person_id = any($2::text[])',
+        keyProbeSql({ select: 'goal, conversion_key, digest', from: 'conversions', key: 'person_id' }),
         [storeId, personIds],
       )
     : [];
