@@ -69,7 +69,7 @@ it('migration 0012 moves the stored web rollups onto group ids without changing 
       ('st_a', 1, '2026-03-01', 'paid_social', '', '', '', '', '-infinity', 2, 1, 1, 0, 0, 0),
       ('st_a', 1, '2026-03-02', 'paid_social', '', '', '', '', '2026-03-01', 1, 1, 0, 0, 0, 0),
       ('st_a', 0, '2026-03-01', '', '', '', '', '', '-infinity', 3, 2, 1, 1, 1, 1)`);
-    expect(await migrate(url.toString())).toEqual(['0012_touch_groups']);
+    expect(await migrate(url.toString(), 1)).toEqual(['0012_touch_groups']);
 
     const daily = await client.query<Record<string, string | number>>(
       `select d.store_id, to_char(day, 'YYYY-MM-DD') as day, channel, source, medium, campaign, landing_page,
