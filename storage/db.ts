@@ -5,7 +5,10 @@
  * function bound to that connection, so no code ever holds a raw client. Shared by every app and script; no
  * domain logic lives here.
  */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { plainArrayLiteral } from './pg-array';
 
 export interface DbOptions {
@@ -20,11 +23,14 @@ export interface DbOptions {
 }
 
 /** A tagged, timed query (the tag names it in logs, metrics and pg_stat_activity); safe to pass around unbound. */
-export type Query = <R extends QueryResultRow = QueryResultRow>(
-  tag: string,
-  sql: string,
-  params?: unknown[],
-) => Promise<R[]>;
+export interface Query {
+  <R extends QueryResultRow = QueryResultRow>(tag: string, sql: string, params?: unknown[]): Promise<R[]>;
+  /**
+   * Runs `sql`, a `copy ... from stdin` statement, with `data` as its input (COPY text format, see
+   * storage/pg-copy-text.ts); resolves with the rows copied. Timed and tagged like a query.
+   */
+  copyFrom: (tag: string, sql: string, data: string) => Promise<number>;
+}
 
 export interface TransactionOptions {
   isolation?: 'read committed' | 'repeatable read' | 'serializable';
@@ -58,22 +64,51 @@ export function createDb(opts: DbOptions): Db {
   // An idle client that loses its connection emits on the pool; without a listener the process dies.
   pool.on('error', (err) => opts.onError?.(err));
 
-  const boundTo =
-    (on: Pool | PoolClient): Query =>
-    async <R extends QueryResultRow>(tag: string, sql: string, params: unknown[] = []): Promise<R[]> => {
-      const started = process.hrtime.bigint();
-      let ok = false;
-      try {
+  async function timed<T>(tag: string, run: () => Promise<T>): Promise<T> {
+    const started = process.hrtime.bigint();
+    let ok = false;
+    try {
+      const result = await run();
+      ok = true;
+      return result;
+    } finally {
+      opts.onQuery?.(tag, Number(process.hrtime.bigint() - started) / 1e9, ok);
+    }
+  }
+
+  /** COPY into a connection: `data` as one chunk of the statement's input. */
+  async function copyInto(client: PoolClient, tag: string, sql: string, data: string): Promise<number> {
+    const stream = client.query(copyFrom(`/* ${opts.service}:${tag} */ ${sql}`));
+    await pipeline(Readable.from([data]), stream);
+    return stream.rowCount;
+  }
+
+  const boundTo = (on: Pool | PoolClient): Query => {
+    const query = <R extends QueryResultRow>(tag: string, sql: string, params: unknown[] = []): Promise<R[]> =>
+      timed(tag, async () => {
         const res = await on.query<R>(
           `/* ${opts.service}:${tag} */ ${sql}`,
           params.map((p) => plainArrayLiteral(p) ?? p),
         );
-        ok = true;
         return res.rows;
-      } finally {
-        opts.onQuery?.(tag, Number(process.hrtime.bigint() - started) / 1e9, ok);
-      }
-    };
+      });
+    const copy = (tag: string, sql: string, data: string): Promise<number> =>
+      timed(tag, async () => {
+        if (on !== pool) return copyInto(on as PoolClient, tag, sql, data);
+        const client = await pool.connect();
+        let failed: Error | undefined;
+        try {
+          return await copyInto(client, tag, sql, data);
+        } catch (err) {
+          failed = err as Error;
+          throw err;
+        } finally {
+          // A COPY that failed midway may leave the connection in no state to be handed out again.
+          client.release(failed);
+        }
+      });
+    return Object.assign(query, { copyFrom: copy });
+  };
 
   /** One checked-out connection for `fn`, guarded against the server going away between two statements. */
   async function withConnection<T>(fn: (client: PoolClient, q: Query) => Promise<T>): Promise<T> {

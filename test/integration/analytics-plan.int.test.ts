@@ -10,7 +10,7 @@ import { createViewMaintainer } from '../../pipeline/src/adapters/pg-view-mainta
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { silentLogger } from '../../runtime/logger';
 import type { Db } from '../../storage/db';
-import { batchItem } from '../support/batch-items';
+import { batchItem, queryThrough } from '../support/batch-items';
 import { createTestStore, testDb } from '../support/harness';
 import { pageView } from '../support/journeys';
 
@@ -24,7 +24,11 @@ afterAll(() => db.close());
 function failingAt(tag: string): MaintainViews {
   const maintain = createViewMaintainer(silentLogger());
   return (tx, facts, afterCommit) =>
-    maintain((t, sql, params) => (t === tag ? tx(t, 'select 1 / 0') : tx(t, sql, params)), facts, afterCommit);
+    maintain(
+      queryThrough(tx, (t, sql, params) => (t === tag ? tx(t, 'select 1 / 0') : tx(t, sql, params))),
+      facts,
+      afterCommit,
+    );
 }
 
 it.each([

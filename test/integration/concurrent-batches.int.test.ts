@@ -32,49 +32,93 @@ const eventItem = (storeId: string, partition: number, e: StorefrontEvent) => ba
 const orderItem = (storeId: string, partition: number, o: ShopOrder) =>
   batchItem(storeId, partition, PUSH_SUBJECT_NAMES.orders, o);
 
+/** Applies batch A and holds its transaction open after its views are written, until `release` is called. */
+async function applyHeld(batchA: BatchItem[], maintain: MaintainViews) {
+  let backend = 0;
+  let release!: () => void;
+  let applied!: Promise<unknown>;
+  const written = new Promise<void>((resolve) => {
+    const hold = new Promise<void>((r) => (release = r));
+    const holding: MaintainViews = async (tx, facts, afterCommit) => {
+      await maintain(tx, facts, afterCommit);
+      backend = (await tx<{ pid: number }>('test.pid', 'select pg_backend_pid() as pid'))[0]!.pid;
+      resolve();
+      await hold;
+    };
+    applied = createBatchWriter(db, holding).applyBatch(batchA);
+  });
+  await written;
+  return { backend, release, applied };
+}
+
+/** Waits until some connection waits on `backend`'s locks, or `settled()` says the other batch ended first. */
+async function waitBlockedBy(backend: number, settled: () => boolean): Promise<void> {
+  await waitFor(
+    async () =>
+      settled() ||
+      (
+        await db.query<{ n: number }>(
+          'test.blocked',
+          'select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
+          [backend],
+        )
+      )[0]!.n > 0,
+    (blocked) => blocked,
+    30_000,
+  );
+}
+
 /**
  * Applies batch A and holds its transaction open after its views are written, until batch B is seen waiting on
  * it (or has finished without waiting); then lets A commit and waits for both.
  */
 async function applyInterleaved(batchA: BatchItem[], batchB: BatchItem[]): Promise<void> {
   const maintain = createViewMaintainer(silentLogger());
-  let backendA = 0;
-  let heldA!: () => void;
-  let appliedA!: Promise<unknown>;
-  const writtenA = new Promise<void>((resolve) => {
-    const hold = new Promise<void>((release) => (heldA = release));
-    const holdingA: MaintainViews = async (tx, facts, afterCommit) => {
-      await maintain(tx, facts, afterCommit);
-      backendA = (await tx<{ pid: number }>('test.pid', 'select pg_backend_pid() as pid'))[0]!.pid;
-      resolve();
-      await hold;
-    };
-    appliedA = createBatchWriter(db, holdingA).applyBatch(batchA);
-  });
-  await writtenA;
-
+  const a = await applyHeld(batchA, maintain);
   let settledB = false;
   const appliedB = createBatchWriter(db, maintain)
     .applyBatch(batchB)
     .finally(() => (settledB = true));
   // B either waits for A (the interleaving under test) or, if it never touches what A holds, finishes first.
-  await waitFor(
-    async () =>
-      settledB ||
-      (
-        await db.query<{ n: number }>(
-          'test.blocked',
-          'select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
-          [backendA],
-        )
-      )[0]!.n > 0,
-    (blocked) => blocked,
-    30_000,
-  );
-  heldA();
-  await appliedA;
+  await waitBlockedBy(a.backend, () => settledB);
+  a.release();
+  await a.applied;
   await appliedB;
 }
+
+it('an event id stored by the other lane while a batch copies it fails that batch as retryable, then counts as a duplicate', async () => {
+  const store = await createTestStore(db);
+  const s = store.store.store_id;
+  const ev = pageView({ client: 'twin-1', at: '2026-03-02T10:00:00Z' });
+  // The same event id sent with a second client id: another partition, so the other lane.
+  const twin = { ...ev, clientId: 'twin-2' };
+  const maintain = createViewMaintainer(silentLogger());
+  const a = await applyHeld([eventItem(s, 1, ev)], maintain);
+  let settledB = false;
+  const writerB = createBatchWriter(db, maintain);
+  const appliedB = writerB.applyBatch([eventItem(s, 2, twin)]).finally(() => (settledB = true));
+  appliedB.catch(() => undefined); // asserted below
+  // B found no stored event, and its COPY now waits on A's uncommitted row of the same key.
+  await waitBlockedBy(a.backend, () => settledB);
+  expect(settledB).toBe(false);
+  a.release();
+  await a.applied;
+  const err = await appliedB.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toMatchObject({ code: '40001' });
+  expect(writerB.isTransient(err)).toBe(true);
+
+  // Retried, as the pipeline retries a transient failure: the event is A's, and B's copy a duplicate.
+  expect(await writerB.applyBatch([eventItem(s, 2, twin)])).toMatchObject({ stored: 0, duplicates: 1 });
+  const rows = await db.query<{ client_id: string }>(
+    'test.raw',
+    'select client_id from raw_events where store_id = $1 and event_id = $2',
+    [s, ev.id],
+  );
+  expect(rows).toEqual([{ client_id: 'twin-1' }]);
+});
 
 it('two batches linking the same email and order concurrently end with one person and the order credited once', async () => {
   const store = await createTestStore(db);

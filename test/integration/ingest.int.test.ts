@@ -84,6 +84,26 @@ describe('POST /v2-4-2/api/events', () => {
     expect(row).toMatchObject({ client_id: ev.clientId, name: 'page_viewed', payload: ev });
   });
 
+  it('stores a payload whose texts hold backslashes, tabs, newlines, quotes and emoji exactly', async () => {
+    // The raw events reach PostgreSQL as COPY text, where a backslash, tab or newline would otherwise be read as
+    // an escape, a field separator or a row separator.
+    const base = pageView();
+    const title = 'C:\\shop\\new\ttab "quoted"\nline two \\N \u2028 ✓ 😀';
+    const ev = { ...base, context: { ...base.context, document: { ...base.context.document, title } } };
+    expect((await post('/v2-4-2/api/events').send(ev)).status).toBe(200);
+    await waitFor(
+      () => countRaw(shop.store.store_id, ev.id),
+      (n) => n === 1,
+      10_000,
+    );
+    const [row] = await db.query<{ payload: { context: { document: { title: string } } } }>(
+      'test.row',
+      'select payload from raw_events where store_id = $1 and event_id = $2',
+      [shop.store.store_id, ev.id],
+    );
+    expect(row!.payload.context.document.title).toBe(title);
+  });
+
   it('publishes the validated event stamped with the validation version', async () => {
     const ev = pageView();
     expect((await post('/v2-4-2/api/events').send(ev)).status).toBe(200);

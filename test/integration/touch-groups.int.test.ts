@@ -13,7 +13,7 @@ import { touchGroupId } from '../../pipeline/src/adapters/touch-group-id';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { silentLogger } from '../../runtime/logger';
 import type { Db } from '../../storage/db';
-import { batchItem } from '../support/batch-items';
+import { batchItem, queryThrough } from '../support/batch-items';
 import { testEnv } from '../support/env';
 import { createTestStore, testDb } from '../support/harness';
 import { pageView } from '../support/journeys';
@@ -126,10 +126,10 @@ it('a worker records each touch group until one of its batches commits it, and n
   // The worker's own maintainer, noting the groups each batch inserts into touch_groups.
   const noting: MaintainViews = (tx, facts, afterCommit) =>
     maintain(
-      (tag, sql, params) => {
+      queryThrough(tx, (tag, sql, params) => {
         if (tag === 'views.touch_groups_insert') inserts.push(...(params![1] as string[]));
         return tx(tag, sql, params);
-      },
+      }),
       facts,
       afterCommit,
     );

@@ -2,6 +2,8 @@
 import { eventSubject } from '../../contracts/src/subjects';
 import { decodeMessage } from '../../pipeline/src/domain/decode-message';
 import type { BatchItem } from '../../pipeline/src/stream/build-pipeline';
+import type { QueryResultRow } from 'pg';
+import type { Query } from '../../storage/db';
 
 let seq = 0;
 
@@ -26,4 +28,14 @@ export function batchItem(
     working: () => undefined,
   };
   return { msg, decoded: decodeMessage(subject, data, receivedAt) };
+}
+
+/** `q` with its statements passed through `through` (a test's failing or noting statement); COPY goes to `q`. */
+export function queryThrough(
+  q: Query,
+  through: (tag: string, sql: string, params?: unknown[]) => Promise<QueryResultRow[]>,
+): Query {
+  return Object.assign(through as <R extends QueryResultRow>(t: string, s: string, p?: unknown[]) => Promise<R[]>, {
+    copyFrom: q.copyFrom,
+  });
 }

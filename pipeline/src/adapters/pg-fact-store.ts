@@ -1,9 +1,10 @@
 /**
- * Writes stored facts in bulk inside the batch transaction: raw events (idempotent on the natural key),
+ * Writes stored facts in bulk inside the batch transaction: raw events (by COPY, idempotent on the natural key),
  * store pushes (a newer updated_at wins), link clicks and dead letters. One statement per table, arrays
  * through unnest.
  */
 import type { Query } from '../../../storage/db';
+import { copyTextField } from '../../../storage/pg-copy-text';
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { AdSpendRow, ShopCustomer, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
 import type { LinkClick } from '../domain/decode-message';
@@ -69,29 +70,55 @@ export interface RawEventRow {
 }
 
 /**
- * Inserts raw events; returns the keys (`storeId\0eventId`) that were new. The rows travel as one JSON
- * document (json_to_recordset): for ~2 KB payloads that is several times cheaper than text arrays, whose
- * literal escaping dominates on both sides.
+ * The batch's raw events go in by COPY, after one lookup of those already stored (a COPY cannot skip a row).
+ * Measured on 4,300 of the demo's events, the CPU of the PostgreSQL backend: 90-100 ms, against 200-220 ms as
+ * one JSON document through json_to_recordset (which parsed every payload twice) and 150-190 ms by COPY into a
+ * staging table then insert-select (docs/decisions.md, Storage).
+ */
+const RAW_COLUMNS = 'store_id, event_id, client_id, name, occurred_at, received_at, stream_seq, payload';
+
+/** One raw event as a line of COPY text, in RAW_COLUMNS order. */
+function rawEventLine(r: RawEventRow): string {
+  const e = r.event;
+  const received = new Date(r.receivedAt).toISOString();
+  const fields = [r.storeId, e.id, e.clientId, e.name, e.timestamp, received, r.seq, r.json ?? JSON.stringify(e)];
+  return `${fields.map(copyTextField).join('\t')}\n`;
+}
+
+const rawKey = (storeId: string, eventId: string) => `${storeId}\u0000${eventId}`;
+
+/**
+ * Inserts raw events (distinct keys); returns the keys (`storeId\0eventId`) that were new. An event the other
+ * lane stores between the lookup and the COPY (only an event id sent with two client ids reaches both lanes)
+ * fails the COPY on the primary key; that is reported as a serialization failure, so the batch is retried
+ * and its lookup then finds the event.
  */
 export async function insertRawEvents(q: Query, rows: readonly RawEventRow[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const doc = `[${rows
-    .map(
-      (r) =>
-        `{"s":${JSON.stringify(r.storeId)},"e":${JSON.stringify(r.event.id)},"c":${JSON.stringify(r.event.clientId)},"n":"${r.event.name}",` +
-        `"o":${JSON.stringify(r.event.timestamp)},"r":"${new Date(r.receivedAt).toISOString()}","q":${r.seq},"p":${r.json ?? JSON.stringify(r.event)}}`,
-    )
-    .join(',')}]`;
-  const inserted = await q<{ store_id: string; event_id: string }>(
-    'raw_events.insert',
-    `insert into raw_events (store_id, event_id, client_id, name, occurred_at, received_at, stream_seq, payload)
-     select s, e, c, n, o, r, q, p
-     from json_to_recordset($1::json) as t(s text, e text, c text, n text, o timestamptz, r timestamptz, q bigint, p json)
-     on conflict (store_id, event_id) do nothing
-     returning store_id, event_id`,
-    [doc],
+  const stored = await q<{ store_id: string; event_id: string }>(
+    'raw_events.stored',
+    `select p.* from unnest($1::text[], $2::text[]) as k(store_id, event_id),
+       lateral (select store_id, event_id from raw_events r
+                where r.store_id = k.store_id and r.event_id = k.event_id offset 0) as p`,
+    [rows.map((r) => r.storeId), rows.map((r) => r.event.id)],
   );
-  return new Set(inserted.map((r) => `${r.store_id}\u0000${r.event_id}`));
+  const old = new Set(stored.map((r) => rawKey(r.store_id, r.event_id)));
+  const fresh = rows.filter((r) => !old.has(rawKey(r.storeId, r.event.id)));
+  if (fresh.length === 0) return new Set();
+  try {
+    await q.copyFrom(
+      'raw_events.copy',
+      `copy raw_events (${RAW_COLUMNS}) from stdin`,
+      fresh.map(rawEventLine).join(''),
+    );
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== '23505') throw err;
+    throw Object.assign(new Error(`an event of the batch was stored concurrently: ${(err as Error).message}`), {
+      code: '40001',
+      cause: err,
+    });
+  }
+  return new Set(fresh.map((r) => rawKey(r.storeId, r.event.id)));
 }
 
 interface Versioned {

@@ -158,7 +158,7 @@ function splitByStore(facts: NewFacts, hooks: MaintainerHooks): StoreBatch[] {
 
 async function insertEventFacts(q: Query, storeId: string, events: readonly EventFact[]): Promise<void> {
   if (events.length === 0) return;
-  // One JSON document rather than text arrays (see insertRawEvents).
+  // One JSON document rather than text arrays, whose literal escaping dominates on both sides.
   const doc = JSON.stringify(
     events.map((e) => ({
       e: e.eventId,
