@@ -1,4 +1,4 @@
-import { copyTextField } from './pg-copy-text';
+import { copyLine, copyTextField } from './pg-copy-text';
 
 describe('copyTextField', () => {
   it('leaves plain text and numbers as they are', () => {
@@ -16,5 +16,11 @@ describe('copyTextField', () => {
 
   it('keeps every other character, emoji and line separators included', () => {
     expect(copyTextField('✓ 😀 \u2028 "q"')).toBe('✓ 😀 \u2028 "q"');
+  });
+});
+
+describe('copyLine', () => {
+  it('joins fields by tabs, ends the line, and writes null and booleans as COPY reads them', () => {
+    expect(copyLine(['a\tb', 1.5, null, true, false, ''])).toBe('a\\tb\t1.5\t\\N\tt\tf\t\n');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Fields of COPY's text format (tab-separated, one row per line), for statements run with `Query.copyFrom`.
+ * Rows in COPY's text format (tab-separated fields, one row per line), for statements run with `Query.copyFrom`.
  */
 const COPY_SPECIAL = /[\\\n\r\t]/;
 const COPY_SPECIALS = /[\\\n\r\t]/g;
@@ -12,4 +12,15 @@ const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': 
 export function copyTextField(value: string | number): string {
   const text = String(value);
   return COPY_SPECIAL.test(text) ? text.replace(COPY_SPECIALS, (c) => COPY_ESCAPES[c]!) : text;
+}
+
+/** One row as a line of COPY text: null as `\N`, booleans as t/f, the rest by copyTextField. */
+export function copyLine(fields: ReadonlyArray<string | number | boolean | null>): string {
+  let line = '';
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
+    if (i > 0) line += '\t';
+    line += f === null ? '\\N' : typeof f === 'boolean' ? (f ? 't' : 'f') : copyTextField(f);
+  }
+  return `${line}\n`;
 }

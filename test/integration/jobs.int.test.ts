@@ -7,11 +7,14 @@ import type { Db } from '../../storage/db';
 import { silentLogger } from '../../runtime/logger';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
+import { createBatchWriter } from '../../pipeline/src/adapters/pg-batch-writer';
+import { createViewMaintainer } from '../../pipeline/src/adapters/pg-view-maintainer';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { pruneDeadLetters } from '../../pipeline/src/jobs/housekeeping';
 import { reconcileRecentDays } from '../../pipeline/src/jobs/reconcile-recent';
 import { pruneRawEvents } from '../../pipeline/src/jobs/retention';
 import { startJobs, withJobLock } from '../../pipeline/src/jobs/scheduler';
+import { batchItem } from '../support/batch-items';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore } from '../support/harness';
 import { addToCart, pageView, send } from '../support/journeys';
 
@@ -24,17 +27,21 @@ const DAY = 86_400_000;
 const now = Date.now();
 const recent = (days: number) => new Date(now - days * DAY).toISOString();
 
+const oldEvents = [
+  pageView({ client: 'J1', at: recent(40), url: 'https://shop.example/?utm_source=google&utm_medium=cpc' }),
+  addToCart({ client: 'J1', at: recent(40) }, 11),
+];
+const recentEvents = [
+  pageView({ client: 'J2', at: recent(1), url: 'https://shop.example/?utm_source=klaviyo&utm_medium=email' }),
+  addToCart({ client: 'J2', at: recent(1) }, 22),
+];
+
 beforeAll(async () => {
   db = testDb();
   api = await startTestApi();
   pipeline = await startTestPipeline();
   shop = await createTestStore(db);
-  await send(api.url, shop.credentials.ingest_key, db, shop.store.store_id, [
-    pageView({ client: 'J1', at: recent(40), url: 'https://shop.example/?utm_source=google&utm_medium=cpc' }),
-    addToCart({ client: 'J1', at: recent(40) }, 11),
-    pageView({ client: 'J2', at: recent(1), url: 'https://shop.example/?utm_source=klaviyo&utm_medium=email' }),
-    addToCart({ client: 'J2', at: recent(1) }, 22),
-  ]);
+  await send(api.url, shop.credentials.ingest_key, db, shop.store.store_id, [...oldEvents, ...recentEvents]);
 });
 afterAll(async () => {
   await pipeline.stop();
@@ -87,6 +94,15 @@ it('retention prunes old raw payloads and leaves every view as it was', async ()
   expect(await snapshot()).toEqual(before);
   expect((await reconcileStore(db, id)).driftCount).toBe(0);
   expect(await pruneRawEvents(db, { olderThanDays: 0, now: Date.now() })).toBe(0);
+
+  // The pruned events replayed (a stream read again from the start): their payloads are stored again, their
+  // facts, kept by retention, are not written twice, and no view changes.
+  const writer = createBatchWriter(db, createViewMaintainer(silentLogger()));
+  const outcome = await writer.applyBatch(oldEvents.map((e) => batchItem(id, 0, e.name, e)));
+  expect(outcome).toMatchObject({ stored: 2, duplicates: 0 });
+  expect(await db.query('test.left', 'select event_id from raw_events where store_id = $1', [id])).toHaveLength(4);
+  expect(await snapshot()).toEqual(before);
+  expect((await reconcileStore(db, id)).driftCount).toBe(0);
 });
 
 it('housekeeping prunes old dead letters and old redriven webhook dead letters only', async () => {

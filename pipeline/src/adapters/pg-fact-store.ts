@@ -4,7 +4,7 @@
  * through unnest.
  */
 import type { Query } from '../../../storage/db';
-import { copyTextField } from '../../../storage/pg-copy-text';
+import { copyLine } from '../../../storage/pg-copy-text';
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { AdSpendRow, ShopCustomer, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
 import type { LinkClick } from '../domain/decode-message';
@@ -81,18 +81,30 @@ const RAW_COLUMNS = 'store_id, event_id, client_id, name, occurred_at, received_
 function rawEventLine(r: RawEventRow): string {
   const e = r.event;
   const received = new Date(r.receivedAt).toISOString();
-  const fields = [r.storeId, e.id, e.clientId, e.name, e.timestamp, received, r.seq, r.json ?? JSON.stringify(e)];
-  return `${fields.map(copyTextField).join('\t')}\n`;
+  return copyLine([r.storeId, e.id, e.clientId, e.name, e.timestamp, received, r.seq, r.json ?? JSON.stringify(e)]);
+}
+
+/**
+ * Copies rows that a lookup in the same transaction found not stored yet (`sql` a `copy ... from stdin`). A row
+ * the other lane stores between the lookup and the COPY fails the COPY on the primary key: only one event id
+ * sent with two client ids reaches both lanes. That is reported as a serialization failure (40001), so the
+ * batch is retried and its lookup then finds the row.
+ */
+export async function copyNewRows(q: Query, tag: string, sql: string, lines: readonly string[]): Promise<void> {
+  try {
+    await q.copyFrom(tag, sql, lines.join(''));
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== '23505') throw err;
+    throw Object.assign(new Error(`a row of the batch was stored concurrently: ${(err as Error).message}`), {
+      code: '40001',
+      cause: err,
+    });
+  }
 }
 
 const rawKey = (storeId: string, eventId: string) => `${storeId}\u0000${eventId}`;
 
-/**
- * Inserts raw events (distinct keys); returns the keys (`storeId\0eventId`) that were new. An event the other
- * lane stores between the lookup and the COPY (only an event id sent with two client ids reaches both lanes)
- * fails the COPY on the primary key; that is reported as a serialization failure, so the batch is retried
- * and its lookup then finds the event.
- */
+/** Inserts raw events (distinct keys); returns the keys (`storeId\0eventId`) that were new. */
 export async function insertRawEvents(q: Query, rows: readonly RawEventRow[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const stored = await q<{ store_id: string; event_id: string }>(
@@ -105,19 +117,7 @@ export async function insertRawEvents(q: Query, rows: readonly RawEventRow[]): P
   const old = new Set(stored.map((r) => rawKey(r.store_id, r.event_id)));
   const fresh = rows.filter((r) => !old.has(rawKey(r.storeId, r.event.id)));
   if (fresh.length === 0) return new Set();
-  try {
-    await q.copyFrom(
-      'raw_events.copy',
-      `copy raw_events (${RAW_COLUMNS}) from stdin`,
-      fresh.map(rawEventLine).join(''),
-    );
-  } catch (err) {
-    if ((err as { code?: unknown }).code !== '23505') throw err;
-    throw Object.assign(new Error(`an event of the batch was stored concurrently: ${(err as Error).message}`), {
-      code: '40001',
-      cause: err,
-    });
-  }
+  await copyNewRows(q, 'raw_events.copy', `copy raw_events (${RAW_COLUMNS}) from stdin`, fresh.map(rawEventLine));
   return new Set(fresh.map((r) => rawKey(r.storeId, r.event.id)));
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Query } from '../../../storage/db';
 import { keyProbeSql } from '../../../storage/key-probe';
+import { copyLine } from '../../../storage/pg-copy-text';
 import type { Logger } from '../../../runtime/logger';
 import { browserClientOfOrder } from '../../../contracts/src/identity';
 import {
@@ -25,7 +26,7 @@ import { type PersonFacts, type PersonView, recomputePerson, type StoreRules } f
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { MaintainViews, NewFacts } from './pg-batch-writer';
 import type { WebhookCandidate, WebhookEnqueuer } from './identity-event-queue';
-import type { StoreSettings } from './pg-fact-store';
+import { copyNewRows, type StoreSettings } from './pg-fact-store';
 import {
   accumulateSpend,
   applyAttributionDelta,
@@ -156,39 +157,46 @@ function splitByStore(facts: NewFacts, hooks: MaintainerHooks): StoreBatch[] {
   return [...batches.values()].sort((a, b) => (a.store.storeId < b.store.storeId ? -1 : 1));
 }
 
+const EVENT_FACT_COLUMNS = `event_id, client_id, name, occurred_at, page_url, referrer, email, customer_id, order_id,
+  checkout_token, is_first_order, value_micros, value_orig, currency_orig, lines, items`;
+
+/**
+ * Stores the facts of new events by COPY, like the raw events (docs/decisions.md, Storage): those a lookup
+ * finds stored already (their raw events pruned by retention, then replayed) are left out.
+ */
 async function insertEventFacts(q: Query, storeId: string, events: readonly EventFact[]): Promise<void> {
   if (events.length === 0) return;
-  // One JSON document rather than text arrays, whose literal escaping dominates on both sides.
-  const doc = JSON.stringify(
-    events.map((e) => ({
-      e: e.eventId,
-      c: e.clientId,
-      n: e.name,
-      o: new Date(e.at).toISOString(),
-      u: e.pageUrl,
-      r: e.referrer,
-      m: e.email,
-      k: e.customerId,
-      d: e.orderId,
-      t: e.checkoutToken,
-      f: e.isFirstOrder,
-      v: e.valueMicros,
-      vo: e.valueOrig,
-      co: e.currencyOrig,
-      l: e.lines,
-      i: e.items,
-    })),
+  const stored = await q<{ event_id: string }>(
+    'facts.events_stored',
+    keyProbeSql({ select: 'event_id', from: 'event_facts', key: 'event_id' }),
+    [storeId, events.map((e) => e.eventId)],
   );
-  await q(
-    'facts.events_insert',
-    `insert into event_facts (store_id, event_id, client_id, name, occurred_at, page_url, referrer, email, customer_id, order_id,
-                              checkout_token, is_first_order, value_micros, value_orig, currency_orig, lines, items)
-     select $1, e, c, n, o, u, r, m, k, d, t, f, v, vo, co, coalesce(l, '[]'), coalesce(i, '[]')
-     from jsonb_to_recordset($2::jsonb) as x(e text, c text, n text, o timestamptz, u text, r text, m text, k text, d text, t text,
-                                             f boolean, v bigint, vo numeric, co text, l jsonb, i jsonb)
-     on conflict (store_id, event_id) do nothing`,
-    [storeId, doc],
-  );
+  const old = new Set(stored.map((r) => r.event_id));
+  const lines = events
+    .filter((e) => !old.has(e.eventId))
+    .map((e) =>
+      copyLine([
+        storeId,
+        e.eventId,
+        e.clientId,
+        e.name,
+        new Date(e.at).toISOString(),
+        e.pageUrl,
+        e.referrer,
+        e.email,
+        e.customerId,
+        e.orderId,
+        e.checkoutToken,
+        e.isFirstOrder,
+        e.valueMicros,
+        e.valueOrig,
+        e.currencyOrig,
+        JSON.stringify(e.lines),
+        JSON.stringify(e.items),
+      ]),
+    );
+  if (lines.length === 0) return;
+  await copyNewRows(q, 'facts.events_copy', `copy event_facts (store_id, ${EVENT_FACT_COLUMNS}) from stdin`, lines);
 }
 
 async function upsertOrderFacts(q: Query, storeId: string, orders: readonly OrderFact[]): Promise<void> {
