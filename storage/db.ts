@@ -93,20 +93,11 @@ export function createDb(opts: DbOptions): Db {
         return res.rows;
       });
     const copy = (tag: string, sql: string, data: string): Promise<number> =>
-      timed(tag, async () => {
-        if (on !== pool) return copyInto(on as PoolClient, tag, sql, data);
-        const client = await pool.connect();
-        let failed: Error | undefined;
-        try {
-          return await copyInto(client, tag, sql, data);
-        } catch (err) {
-          failed = err as Error;
-          throw err;
-        } finally {
-          // A COPY that failed midway may leave the connection in no state to be handed out again.
-          client.release(failed);
-        }
-      });
+      timed(tag, () =>
+        on === pool
+          ? withConnection((client) => copyInto(client, tag, sql, data))
+          : copyInto(on as PoolClient, tag, sql, data),
+      );
     return Object.assign(query, { copyFrom: copy });
   };
 
