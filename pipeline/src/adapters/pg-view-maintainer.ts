@@ -31,6 +31,7 @@ import {
   accumulateSpend,
   applyAttributionDelta,
   applySpendDelta,
+  EVENT_FACT_COLUMNS,
   loadPersonFacts,
   type SpendDelta,
   writeConversions,
@@ -156,9 +157,6 @@ function splitByStore(facts: NewFacts, hooks: MaintainerHooks): StoreBatch[] {
   for (const s of facts.pushes.adSpend) get(s.storeId).spend.push(s);
   return [...batches.values()].sort((a, b) => (a.store.storeId < b.store.storeId ? -1 : 1));
 }
-
-const EVENT_FACT_COLUMNS = `event_id, client_id, name, occurred_at, page_url, referrer, email, customer_id, order_id,
-  checkout_token, is_first_order, value_micros, value_orig, currency_orig, lines, items`;
 
 /**
  * Stores the facts of new events by COPY, like the raw events (docs/decisions.md, Storage): those a lookup

@@ -92,6 +92,10 @@ export interface LoadedPersons {
   clientIds: string[];
 }
 
+/** The columns of an event fact as stored and loaded (after store_id). */
+export const EVENT_FACT_COLUMNS = `event_id, client_id, name, occurred_at, page_url, referrer, email, customer_id, order_id,
+  checkout_token, is_first_order, value_micros, value_orig, currency_orig, lines, items`;
+
 /** Loads everything the recomputation of the given persons (as the clients table groups them) reads. */
 export async function loadPersonFacts(q: Query, storeId: string, personIds: readonly string[]): Promise<LoadedPersons> {
   if (personIds.length === 0) return { facts: [], clientIds: [] };
@@ -119,8 +123,7 @@ export async function loadFactsOfGroups(
     q<EventFactRow>(
       'views.event_facts',
       keyProbeSql({
-        select: `event_id, client_id, name, occurred_at, page_url, referrer, email, customer_id, order_id, checkout_token,
-                 is_first_order, value_micros, value_orig, currency_orig, lines, items`,
+        select: EVENT_FACT_COLUMNS,
         from: 'event_facts',
         key: 'client_id',
       }),
