@@ -10,9 +10,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { sampleEvent } from '../support/samples';
 import type { Db } from '../../storage/db';
-import { baseEnv, testDb, waitFor } from '../support/harness';
+import { baseEnv, createTestStore, testDb, waitFor } from '../support/harness';
 import { testEnv } from '../support/env';
 import { freePort } from '../support/free-port';
+import { startNatsOnly, stopLocalServices } from '../support/local-services';
 
 const run = promisify(execFile);
 const ROOT = path.join(__dirname, '..', '..');
@@ -178,12 +179,24 @@ describe('store CLI', () => {
 
 describe('make run', () => {
   it('serves the API and runs the pipeline: one curl-ed page_viewed is stored within a second', async () => {
+    // The database has a store, so that make run loads no demo data.
+    await createTestStore(db);
+    // Its own broker: make run applies the stream and consumer definitions of infra/nats, whose one-minute
+    // ack wait would otherwise replace the shared test broker's short one for every later test.
+    const natsPort = await freePort();
+    const natsDir = path.join(testEnv.dataDir, `run-nats-${natsPort}`);
+    const natsUrl = startNatsOnly(natsDir, natsPort);
     const port = await freePort();
     const child = spawn('bash', ['infra/local/run.sh'], {
       cwd: ROOT,
       env: {
         ...process.env,
-        ...baseEnv({ PORT: String(port), PIPELINE_HEALTH_PORT: String(await freePort()), LOG_LEVEL: 'warn' }),
+        ...baseEnv({
+          NATS_URL: natsUrl,
+          PORT: String(port),
+          PIPELINE_HEALTH_PORT: String(await freePort()),
+          LOG_LEVEL: 'warn',
+        }),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
@@ -232,6 +245,7 @@ describe('make run', () => {
     } finally {
       process.kill(-child.pid!, 'SIGTERM');
       expect(await exited).toBe(0);
+      stopLocalServices(natsDir);
     }
     // The database has stores: no demo store.
     expect(out).not.toContain('[first run]');

@@ -94,7 +94,9 @@ it('survives SIGKILL at random points of the demo stream with zero drift', async
       (c) => c.raw >= expected,
       120_000,
       250,
-    );
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\n${child.output().slice(-4000)}`);
+    });
     expect(final).toEqual({ raw: expected, distinct: expected });
     // Pushes (orders, products, ad spend) sit in the same partitions; wait until the consumers are idle.
     await waitFor(
@@ -116,7 +118,7 @@ it('survives SIGKILL at random points of the demo stream with zero drift', async
     child.proc.kill('SIGTERM');
     await child.exited;
   }
-});
+}, 240_000);
 
 describe('replay', () => {
   let pipeline: RunningPipeline;
