@@ -27,9 +27,10 @@ export interface Query {
   <R extends QueryResultRow = QueryResultRow>(tag: string, sql: string, params?: unknown[]): Promise<R[]>;
   /**
    * Runs `sql`, a `copy ... from stdin` statement, with `data` as its input (COPY text format, see
-   * storage/pg-copy-text.ts); resolves with the rows copied. Timed and tagged like a query.
+   * storage/pg-copy-text.ts; a buffer holds it as UTF-8); resolves with the rows copied. Timed and tagged like
+   * a query.
    */
-  copyFrom: (tag: string, sql: string, data: string) => Promise<number>;
+  copyFrom: (tag: string, sql: string, data: string | Buffer) => Promise<number>;
 }
 
 export interface TransactionOptions {
@@ -77,7 +78,7 @@ export function createDb(opts: DbOptions): Db {
   }
 
   /** COPY into a connection: `data` as one chunk of the statement's input. */
-  async function copyInto(client: PoolClient, tag: string, sql: string, data: string): Promise<number> {
+  async function copyInto(client: PoolClient, tag: string, sql: string, data: string | Buffer): Promise<number> {
     const stream = client.query(copyFrom(`/* ${opts.service}:${tag} */ ${sql}`));
     await pipeline(Readable.from([data]), stream);
     return stream.rowCount;
@@ -92,7 +93,7 @@ export function createDb(opts: DbOptions): Db {
         );
         return res.rows;
       });
-    const copy = (tag: string, sql: string, data: string): Promise<number> =>
+    const copy = (tag: string, sql: string, data: string | Buffer): Promise<number> =>
       timed(tag, () =>
         on === pool
           ? withConnection((client) => copyInto(client, tag, sql, data))

@@ -1,4 +1,5 @@
-import { copyLine, copyTextField } from './pg-copy-text';
+import fc from 'fast-check';
+import { copyBytesField, copyData, copyLine, copyTextField } from './pg-copy-text';
 
 describe('copyTextField', () => {
   it('leaves plain text and numbers as they are', () => {
@@ -22,5 +23,40 @@ describe('copyTextField', () => {
 describe('copyLine', () => {
   it('joins fields by tabs, ends the line, and writes null and booleans as COPY reads them', () => {
     expect(copyLine(['a\tb', 1.5, null, true, false, ''])).toBe('a\\tb\t1.5\t\\N\tt\tf\t\n');
+  });
+});
+
+describe('copyBytesField', () => {
+  const utf8 = (s: string) => Buffer.from(s, 'utf8');
+
+  it('returns bytes without anything to escape as they are', () => {
+    const bytes = utf8('{"a":"✓ 😀"}');
+    expect(copyBytesField(bytes)).toEqual(bytes);
+    expect(copyBytesField(bytes).buffer).toBe(bytes.buffer);
+  });
+
+  it('escapes backslash, newline, carriage return and tab', () => {
+    expect(Buffer.from(copyBytesField(utf8('a\\b\tc\nd\re\\N'))).toString()).toBe('a\\\\b\\tc\\nd\\re\\\\N');
+  });
+
+  it('gives the UTF-8 of copyTextField for any text, inside a larger buffer too', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string(), (text, before) => {
+        const whole = utf8(before + text);
+        const bytes = whole.subarray(Buffer.byteLength(before));
+        expect(Buffer.from(copyBytesField(bytes)).toString()).toBe(copyTextField(text));
+      }),
+    );
+  });
+});
+
+describe('copyData', () => {
+  it('writes lines and byte runs one after another as UTF-8', () => {
+    const data = copyData(['a\t✓\t', Buffer.from('{"x":"😀"}'), '\n', '', new Uint8Array([0x62, 0x0a])]);
+    expect(data.toString()).toBe('a\t✓\t{"x":"😀"}\nb\n');
+  });
+
+  it('is empty for no parts', () => {
+    expect(copyData([]).length).toBe(0);
   });
 });

@@ -20,13 +20,86 @@ export function copyTextField(value: string | number): string {
   return needsEscape(text) ? text.replace(COPY_SPECIALS, (c) => COPY_ESCAPES[c]!) : text;
 }
 
-/** One row as a line of COPY text: null as `\N`, booleans as t/f, the rest by copyTextField. */
-export function copyLine(fields: ReadonlyArray<string | number | boolean | null>): string {
+type CopyValue = string | number | boolean | null;
+
+/** Fields of a row in COPY text, tab-separated: null as `\N`, booleans as t/f, the rest by copyTextField. */
+export function copyFields(fields: ReadonlyArray<CopyValue>): string {
   let line = '';
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i]!;
     if (i > 0) line += '\t';
     line += f === null ? '\\N' : typeof f === 'boolean' ? (f ? 't' : 'f') : copyTextField(f);
   }
-  return `${line}\n`;
+  return line;
+}
+
+/** One row as a line of COPY text (copyFields and the end of line). */
+export const copyLine = (fields: ReadonlyArray<CopyValue>): string => `${copyFields(fields)}\n`;
+
+const BACKSLASH = 0x5c;
+/** The bytes COPY reads as escapes or separators, and the letter that follows the backslash for each. */
+const BYTE_ESCAPES = new Map<number, number>([
+  [BACKSLASH, BACKSLASH],
+  [0x0a, 0x6e], // newline: \n
+  [0x0d, 0x72], // carriage return: \r
+  [0x09, 0x74], // tab: \t
+]);
+
+/**
+ * UTF-8 bytes as a field of COPY's text format, escaped like copyTextField. A multi-byte UTF-8 sequence holds
+ * no byte below 0x80, so escaping byte by byte is exact. Bytes without anything to escape are returned as they
+ * are (no copy): a payload stored as the API published it is never decoded to a string and encoded back.
+ */
+export function copyBytesField(bytes: Uint8Array): Uint8Array {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let extra = 0;
+  for (const special of BYTE_ESCAPES.keys()) {
+    for (let at = b.indexOf(special); at >= 0; at = b.indexOf(special, at + 1)) extra++;
+  }
+  if (extra === 0) return b;
+  const out = Buffer.allocUnsafe(b.length + extra);
+  let o = 0;
+  for (let i = 0; i < b.length; i++) {
+    const x = b[i]!;
+    const letter = BYTE_ESCAPES.get(x);
+    if (letter === undefined) out[o++] = x;
+    else {
+      out[o++] = BACKSLASH;
+      out[o++] = letter;
+    }
+  }
+  return out;
+}
+
+/**
+ * The input of one COPY: lines of text and runs of UTF-8 bytes, written into one buffer. Joining the lines as
+ * one string first would copy every payload once more (and twice as wide when a single line holds a character
+ * beyond Latin-1) before the socket encodes it.
+ */
+export function copyData(parts: ReadonlyArray<string | Uint8Array>): Buffer {
+  // Adjacent texts are encoded as one: each encoding is a call into the runtime.
+  const runs: Array<string | Uint8Array> = [];
+  let text = '';
+  let size = 0;
+  for (const p of parts) {
+    if (typeof p === 'string') text += p;
+    else {
+      if (text) runs.push(text);
+      runs.push(p);
+      size += p.byteLength;
+      text = '';
+    }
+  }
+  if (text) runs.push(text);
+  for (const r of runs) if (typeof r === 'string') size += Buffer.byteLength(r);
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const r of runs) {
+    if (typeof r === 'string') at += out.write(r, at);
+    else {
+      out.set(r, at);
+      at += r.byteLength;
+    }
+  }
+  return out;
 }

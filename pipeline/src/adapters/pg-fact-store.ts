@@ -4,7 +4,7 @@
  * through unnest.
  */
 import type { Query } from '../../../storage/db';
-import { copyLine } from '../../../storage/pg-copy-text';
+import { copyBytesField, copyData, copyFields, copyLine } from '../../../storage/pg-copy-text';
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { AdSpendRow, ShopCustomer, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
 import type { LinkClick } from '../domain/decode-message';
@@ -63,8 +63,8 @@ export async function loadStores(q: Query, storeIds: readonly string[]): Promise
 export interface RawEventRow {
   storeId: string;
   event: StorefrontEvent;
-  /** The event's JSON when the message carried it ready to store (see decode-message.ts). */
-  json?: string;
+  /** The event's JSON as UTF-8 when the message carried it ready to store (see decode-message.ts). */
+  json?: Uint8Array;
   receivedAt: number;
   seq: number;
 }
@@ -77,11 +77,16 @@ export interface RawEventRow {
  */
 const RAW_COLUMNS = 'store_id, event_id, client_id, name, occurred_at, received_at, stream_seq, payload';
 
-/** One raw event as a line of COPY text, in RAW_COLUMNS order. */
-function rawEventLine(r: RawEventRow): string {
+/**
+ * One raw event as a line of COPY text, in RAW_COLUMNS order: the payload goes as the bytes the message
+ * carried, escaped where needed, when it carried them ready to store.
+ */
+function rawEventLine(r: RawEventRow): Array<string | Uint8Array> {
   const e = r.event;
   const received = new Date(r.receivedAt).toISOString();
-  return copyLine([r.storeId, e.id, e.clientId, e.name, e.timestamp, received, r.seq, r.json ?? JSON.stringify(e)]);
+  const fields = [r.storeId, e.id, e.clientId, e.name, e.timestamp, received, r.seq];
+  if (!r.json) return [copyLine([...fields, JSON.stringify(e)])];
+  return [copyFields(fields), '\t', copyBytesField(r.json), '\n'];
 }
 
 /**
@@ -90,9 +95,14 @@ function rawEventLine(r: RawEventRow): string {
  * sent with two client ids reaches both lanes. That is reported as a serialization failure (40001), so the
  * batch is retried and its lookup then finds the row.
  */
-export async function copyNewRows(q: Query, tag: string, sql: string, lines: readonly string[]): Promise<void> {
+export async function copyNewRows(
+  q: Query,
+  tag: string,
+  sql: string,
+  lines: ReadonlyArray<string | Uint8Array>,
+): Promise<void> {
   try {
-    await q.copyFrom(tag, sql, lines.join(''));
+    await q.copyFrom(tag, sql, copyData(lines));
   } catch (err) {
     if ((err as { code?: unknown }).code !== '23505') throw err;
     throw Object.assign(new Error(`a row of the batch was stored concurrently: ${(err as Error).message}`), {
@@ -117,7 +127,7 @@ export async function insertRawEvents(q: Query, rows: readonly RawEventRow[]): P
   const old = new Set(stored.map((r) => rawKey(r.store_id, r.event_id)));
   const fresh = rows.filter((r) => !old.has(rawKey(r.storeId, r.event.id)));
   if (fresh.length === 0) return new Set();
-  await copyNewRows(q, 'raw_events.copy', `copy raw_events (${RAW_COLUMNS}) from stdin`, fresh.map(rawEventLine));
+  await copyNewRows(q, 'raw_events.copy', `copy raw_events (${RAW_COLUMNS}) from stdin`, fresh.flatMap(rawEventLine));
   return new Set(fresh.map((r) => rawKey(r.storeId, r.event.id)));
 }
 

@@ -71,8 +71,16 @@ describe('decodeMessage of a message the API stamped as validated', () => {
     if (trusted.kind !== 'event') throw new Error(`not an event: ${JSON.stringify(trusted)}`);
     const { json, ...decoded } = trusted;
     expect(decoded).toEqual(withoutWarnings(full));
-    // The message text is stored as the raw payload instead of encoding the event again: the same JSON.
-    expect(json).toBe(JSON.stringify(e));
+    // The message's bytes are stored as the raw payload instead of encoding the event again: the same JSON.
+    expect(new TextDecoder().decode(json)).toBe(JSON.stringify(e));
+  });
+
+  it('stores the JSON without the byte order mark the decoder dropped', () => {
+    const e = events[0]!;
+    const data = new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode(JSON.stringify(e))]);
+    const trusted = decodeMessage(eventSubject(1, 'st_a', e.name), data, RECEIVED_AT, true);
+    if (trusted.kind !== 'event') throw new Error(`not an event: ${JSON.stringify(trusted)}`);
+    expect(Buffer.from(trusted.json!).toString('utf8')).toBe(JSON.stringify(e));
   });
 
   it.each([

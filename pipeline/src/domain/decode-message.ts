@@ -33,8 +33,11 @@ export type DecodedFact =
       storeId: string;
       event: StorefrontEvent;
       warnings: string[];
-      /** The event's JSON as the API published it (its validators' output), when stamped: stored as it is. */
-      json?: string;
+      /**
+       * The event's JSON as the API published it (its validators' output, UTF-8), when stamped: stored as it
+       * is, without encoding the parsed event again.
+       */
+      json?: Uint8Array;
     }
   | { kind: 'order'; storeId: string; order: ShopOrder }
   | { kind: 'product'; storeId: string; product: ShopProduct }
@@ -80,7 +83,7 @@ const isString = (v: unknown): v is string => typeof v === 'string';
  * pipeline routes and keys on is checked. Null when even that does not hold: the message is then validated in
  * full like any other.
  */
-function trustedFact(storeId: string, name: string, body: unknown, text: string): DecodedFact | null {
+function trustedFact(storeId: string, name: string, body: unknown, json: Uint8Array): DecodedFact | null {
   if (!isObject(body)) return null;
   switch (name) {
     case PUSH_SUBJECT_NAMES.orders:
@@ -99,7 +102,7 @@ function trustedFact(storeId: string, name: string, body: unknown, text: string)
       return null;
     default:
       return body.name === name && isString(body.id) && isString(body.clientId) && isString(body.timestamp)
-        ? { kind: 'event', storeId, event: body as unknown as StorefrontEvent, warnings: [], json: text }
+        ? { kind: 'event', storeId, event: body as unknown as StorefrontEvent, warnings: [], json }
         : null;
   }
 }
@@ -122,7 +125,9 @@ export function decodeMessage(
     return poison(storeId, `undecodable JSON: ${(err as Error).message}`);
   }
   if (validated) {
-    const fact = trustedFact(storeId, name, body, text);
+    // The decoder drops a byte order mark; the stored JSON must not have one either.
+    const bom = data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf;
+    const fact = trustedFact(storeId, name, body, bom ? data.subarray(3) : data);
     if (fact) return fact;
   }
   // What PostgreSQL cannot hold (NUL, unpaired surrogates) or a serializer cannot traverse would fail its
