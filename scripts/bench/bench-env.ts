@@ -25,7 +25,10 @@ export interface BenchEnv {
   db: Db;
   store: StoreRecord;
   credentials: StoreCredentials;
+  /** The first pipeline worker's health and metrics server. */
   pipelineHealthUrl: string;
+  /** One scrape of every pipeline worker's metrics, joined: the readers below sum a metric over them. */
+  pipelineMetrics(): Promise<string>;
   stopPipeline(): Promise<void>;
   startPipeline(): Promise<void>;
   close(): Promise<void>;
@@ -71,8 +74,22 @@ const stopChild = (child: ChildProcess): Promise<void> =>
 export interface BenchEnvOptions {
   withPipeline?: boolean;
   timezone?: string;
-  /** The pipeline daemon's entry point (default: the real daemon) and extra environment. */
-  pipeline?: { entry?: string; env?: Record<string, string> };
+  /**
+   * The pipeline daemon's entry point (default: the real daemon), extra environment, and how many workers run
+   * it, each owning an equal share of the partitions (default 1).
+   */
+  pipeline?: { entry?: string; env?: Record<string, string>; workers?: number };
+}
+
+/** `PIPELINE_PARTITIONS` of each of `workers` workers: consecutive, nearly equal ranges of the partitions. */
+export function partitionShares(partitions: number, workers: number): string[] {
+  if (!Number.isInteger(workers) || workers < 1 || workers > partitions)
+    throw new Error(`workers must be a whole number from 1 to the ${partitions} partitions, got ${workers}`);
+  return Array.from({ length: workers }, (_, i) => {
+    const from = Math.floor((i * partitions) / workers);
+    const to = Math.floor(((i + 1) * partitions) / workers) - 1;
+    return `${from}-${to}`;
+  });
 }
 
 export async function startBenchEnv(opts: BenchEnvOptions = {}): Promise<BenchEnv> {
@@ -106,23 +123,33 @@ export async function startBenchEnv(opts: BenchEnvOptions = {}): Promise<BenchEn
     LOG_LEVEL: 'warn',
   };
   const port = await freePort();
-  const healthPort = await freePort();
+  const shares = partitionShares(PARTITIONS, opts.pipeline?.workers ?? 1);
+  const healthPorts: number[] = [];
+  for (let i = 0; i < shares.length; i++) healthPorts.push(await freePort());
+  const healthUrls = healthPorts.map((p) => `http://127.0.0.1:${p}`);
   const api = spawnService('query-api/src/app/server.ts', { ...common, PORT: String(port), HOST: '127.0.0.1' });
-  let pipeline: ChildProcess | null = null;
+  let pipeline: ChildProcess[] = [];
   const startPipeline = async (): Promise<void> => {
-    pipeline = spawnService(
-      opts.pipeline?.entry ?? 'pipeline/src/app/main.ts',
-      { ...common, ...opts.pipeline?.env, PIPELINE_HEALTH_PORT: String(healthPort) },
-      PIPELINE_NODE_FLAGS,
+    pipeline = shares.map((share, i) =>
+      spawnService(
+        opts.pipeline?.entry ?? 'pipeline/src/app/main.ts',
+        {
+          ...common,
+          ...opts.pipeline?.env,
+          PIPELINE_HEALTH_PORT: String(healthPorts[i]),
+          ...(shares.length > 1 ? { PIPELINE_PARTITIONS: share } : {}),
+        },
+        PIPELINE_NODE_FLAGS,
+      ),
     );
-    await waitReady(`http://127.0.0.1:${healthPort}/readyz`);
+    await Promise.all(healthUrls.map((u) => waitReady(`${u}/readyz`)));
   };
   if (opts.withPipeline !== false) await startPipeline();
   const apiUrl = `http://127.0.0.1:${port}`;
   await waitReady(`${apiUrl}/readyz`);
 
   const close = async (): Promise<void> => {
-    await Promise.all([stopChild(api), pipeline ? stopChild(pipeline) : Promise.resolve()]);
+    await Promise.all([stopChild(api), ...pipeline.map(stopChild)]);
     await db.close();
     if (dataDir) removeLocalServices(dataDir);
   };
@@ -138,11 +165,13 @@ export async function startBenchEnv(opts: BenchEnvOptions = {}): Promise<BenchEn
     db,
     store,
     credentials,
-    pipelineHealthUrl: `http://127.0.0.1:${healthPort}`,
+    pipelineHealthUrl: healthUrls[0]!,
+    pipelineMetrics: () =>
+      Promise.all(healthUrls.map((u) => fetch(`${u}/metrics`).then((r) => r.text()))).then((t) => t.join('\n')),
     startPipeline,
     stopPipeline: async () => {
-      if (pipeline) await stopChild(pipeline);
-      pipeline = null;
+      await Promise.all(pipeline.map(stopChild));
+      pipeline = [];
     },
     close,
   };
@@ -169,8 +198,8 @@ export function percentile(sorted: readonly number[], p: number): number {
  * `pipeline_events_consumed_total` counter: benchmarks measure through the daemon's metrics, never by
  * querying the database they measure.
  */
-export async function committedMessages(env: Pick<BenchEnv, 'pipelineHealthUrl'>): Promise<number> {
-  return committedIn(await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text()));
+export async function committedMessages(env: Pick<BenchEnv, 'pipelineMetrics'>): Promise<number> {
+  return committedIn(await env.pipelineMetrics());
 }
 
 /** The committed messages of one scrape of the daemon's metrics. */
@@ -186,7 +215,7 @@ export function committedIn(text: string): number {
  * the daemon about a millisecond of CPU (a profile put 20 ms polling at 5 % of it), so not more often than 4/s.
  */
 export async function waitForCommitted(
-  env: Pick<BenchEnv, 'pipelineHealthUrl'>,
+  env: Pick<BenchEnv, 'pipelineMetrics'>,
   count: number,
   everyMs = 250,
 ): Promise<void> {
@@ -198,9 +227,9 @@ export async function cpuSeconds(metricsUrl: string): Promise<number> {
   return cpuSecondsIn(await fetch(metricsUrl).then((r) => r.text()), metricsUrl);
 }
 
-/** The CPU seconds of one scrape of a daemon's metrics (`from` names it in the error). */
+/** The CPU seconds of one scrape of a daemon's metrics, summed over workers (`from` names it in the error). */
 export function cpuSecondsIn(text: string, from: string): number {
-  const m = /^process_cpu_seconds_total (\S+)$/m.exec(text);
-  if (!m) throw new Error(`${from} has no process_cpu_seconds_total`);
-  return Number(m[1]);
+  const all = [...text.matchAll(/^process_cpu_seconds_total (\S+)$/gm)];
+  if (all.length === 0) throw new Error(`${from} has no process_cpu_seconds_total`);
+  return all.reduce((sum, m) => sum + Number(m[1]), 0);
 }

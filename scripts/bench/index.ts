@@ -1,7 +1,7 @@
 /**
  * Benchmarks. Each prints its figures as JSON on stdout.
  *   npm run bench -- ingest     [--events 100000] [--batch 500] [--concurrency 8]
- *   npm run bench -- pipeline   [--events 100000] [--rate 1000] [--live-seconds 20]
+ *   npm run bench -- pipeline   [--events 100000] [--rate 1000] [--live-seconds 20] [--workers 1]
  *   npm run bench -- api        [--events 1000000] [--seconds 20] [--concurrency 4] [--ingest-rate 1000]
  *   npm run bench -- history    [--events 100000] [--persons 5] [--each 5000]
  *   npm run bench -- analytics-cost [--events 100000] [--rounds 1]
@@ -35,8 +35,14 @@ program
   .option('--events <n>', 'demo events to process', '100000')
   .option('--rate <n>', 'events/s of the steady-rate visibility phase', '1000')
   .option('--live-seconds <n>', 'length of the visibility phase', '20')
-  .action(async (o: { events: string; rate: string; liveSeconds: string }) => {
-    await benchPipeline({ events: Number(o.events), rate: Number(o.rate), liveSeconds: Number(o.liveSeconds) });
+  .option('--workers <n>', 'pipeline workers, each owning an equal share of the partitions', '1')
+  .action(async (o: { events: string; rate: string; liveSeconds: string; workers: string }) => {
+    await benchPipeline({
+      events: Number(o.events),
+      rate: Number(o.rate),
+      liveSeconds: Number(o.liveSeconds),
+      workers: Number(o.workers),
+    });
   });
 
 program

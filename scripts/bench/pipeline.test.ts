@@ -1,4 +1,4 @@
-import { committedIn, cpuSecondsIn } from './bench-env';
+import { committedIn, cpuSecondsIn, partitionShares } from './bench-env';
 import { batchTimeBySteps, dbTimeByTag } from './pipeline';
 
 const scrape = (steps: Record<string, number>, flush: number, tags: Record<string, number>): string =>
@@ -45,5 +45,32 @@ describe('the pipeline bench reading the daemon’s metrics', () => {
     expect(committedIn(text)).toBe(124);
     expect(cpuSecondsIn(text, 'daemon')).toBe(12.5);
     expect(() => cpuSecondsIn('', 'the daemon')).toThrow('the daemon has no process_cpu_seconds_total');
+  });
+
+  it('sums each figure over the joined scrapes of several workers', () => {
+    const worker = (consumed: number, cpu: number, step: number, tag: number) =>
+      [
+        scrape({ identity: step }, step * 2, { 'raw_events.copy': tag }),
+        `pipeline_events_consumed_total{result="stored"} ${consumed}`,
+        `process_cpu_seconds_total ${cpu}`,
+      ].join('\n');
+    const before = [worker(10, 1, 1, 1), worker(20, 2, 2, 2)].join('\n');
+    const after = [worker(110, 4, 3, 2), worker(220, 7, 6, 5)].join('\n');
+    expect(committedIn(after)).toBe(330);
+    expect(cpuSecondsIn(after, 'workers') - cpuSecondsIn(before, 'workers')).toBe(8);
+    expect(batchTimeBySteps(before, after).steps.identity).toEqual({ seconds: 6, share: 0.5 });
+    expect(dbTimeByTag(before, after, 1)).toEqual({ 'raw_events.copy': 4 });
+  });
+});
+
+describe('partitionShares', () => {
+  it('gives each worker consecutive partitions, as evenly as they divide', () => {
+    expect(partitionShares(16, 1)).toEqual(['0-15']);
+    expect(partitionShares(16, 2)).toEqual(['0-7', '8-15']);
+    expect(partitionShares(16, 3)).toEqual(['0-4', '5-9', '10-15']);
+  });
+
+  it('refuses a worker count that is not a whole number from 1 to the partitions', () => {
+    for (const bad of [0, 17, 1.5, Number.NaN]) expect(() => partitionShares(16, bad)).toThrow('workers must be');
   });
 });

@@ -19,6 +19,8 @@ export interface PipelineBenchOptions {
   events: number;
   rate: number;
   liveSeconds: number;
+  /** Pipeline workers, each owning an equal share of the partitions. */
+  workers: number;
 }
 
 /** Quantile from a Prometheus histogram's cumulative buckets (linear within a bucket). */
@@ -65,15 +67,13 @@ export async function throughputPhase(env: BenchEnv, source: DemoSource, events:
   );
   await env.startPipeline();
   // One scrape at each end of the phase (a scrape costs the daemon CPU too).
-  const url = `${env.pipelineHealthUrl}/metrics`;
-  const scrape = () => fetch(url).then((r) => r.text());
   const started = Date.now();
-  const before = await scrape();
+  const before = await env.pipelineMetrics();
   const atStart = committedIn(before);
   await waitForCommitted(env, events);
   const seconds = (Date.now() - started) / 1000;
-  const after = await scrape();
-  const cpu = cpuSecondsIn(after, url) - cpuSecondsIn(before, url);
+  const after = await env.pipelineMetrics();
+  const cpu = cpuSecondsIn(after, 'the pipeline') - cpuSecondsIn(before, 'the pipeline');
   const phase = {
     events: events - atStart,
     events_per_s: Math.round((events - atStart) / seconds),
@@ -87,7 +87,7 @@ export async function throughputPhase(env: BenchEnv, source: DemoSource, events:
 }
 
 export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
-  const env = await startBenchEnv({ withPipeline: false });
+  const env = await startBenchEnv({ withPipeline: false, pipeline: { workers: opts.workers } });
   try {
     const start = new Date(Date.now() - 30 * 86_400_000);
     const demo = planDemo({ events: opts.events, seed: 42, start, days: 30 });
@@ -101,11 +101,11 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
       start: new Date(Date.now() - 86_400_000),
       days: 1,
     });
-    const before = await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
+    const before = await env.pipelineMetrics();
     const visibleBefore = histogramCount(before);
     const pushed = await pushPaced(env.apiUrl, env.credentials.ingest_key, [...live.events()], opts.rate);
     await waitForCommitted(env, demo.summary.events + pushed);
-    const metrics = await fetch(`${env.pipelineHealthUrl}/metrics`).then((r) => r.text());
+    const metrics = await env.pipelineMetrics();
     const p50 = histogramQuantileSince(before, metrics, 0.5);
     // The views must be exact: the reconciliation recomputes the store from its facts (after the timed phases).
     const liveDrift = await reconcileStore(env.db, env.store.store_id);
@@ -121,6 +121,7 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
       JSON.stringify(
         {
           bench: 'pipeline',
+          workers: opts.workers,
           demo_events: demo.summary.events,
           demo_orders: demo.orders.length,
           throughput_events_per_s: phase.events_per_s,
@@ -153,15 +154,23 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
 
 const VIS = 'pipeline_visibility_seconds';
 
+/**
+ * Sums of the values of metric lines by label (the first group; `key` when the match has no label): a scrape
+ * of several workers names each series once per worker.
+ */
+function sumBy(matches: Iterable<RegExpMatchArray>, key?: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of matches) {
+    const k = key ?? m[1]!;
+    out.set(k, (out.get(k) ?? 0) + Number(key ? m[1] : m[2]));
+  }
+  return out;
+}
+
 /** The `top` statement tags by PostgreSQL time between two scrapes (lock waits count as statement time). */
 export function dbTimeByTag(before: string, after: string, top: number): Record<string, number> {
   const read = (text: string): Map<string, number> =>
-    new Map(
-      [...text.matchAll(/^pipeline_db_query_duration_seconds_sum\{tag="([^"]+)",ok="true"\} (\S+)$/gm)].map((m) => [
-        m[1]!,
-        Number(m[2]),
-      ]),
-    );
+    sumBy(text.matchAll(/^pipeline_db_query_duration_seconds_sum\{tag="([^"]+)",ok="true"\} (\S+)$/gm));
   const [b, a] = [read(before), read(after)];
   return Object.fromEntries(
     [...a]
@@ -182,11 +191,8 @@ export function batchTimeBySteps(
   after: string,
 ): { flush_seconds: number; steps: Record<string, { seconds: number; share: number }> } {
   const read = (text: string): Map<string, number> => {
-    const out = new Map<string, number>();
-    for (const m of text.matchAll(/^pipeline_batch_step_seconds_total\{step="([a-z_]+)"\} (\S+)$/gm))
-      out.set(m[1]!, Number(m[2]));
-    const flush = /^pipeline_flush_duration_seconds_sum (\S+)$/m.exec(text);
-    out.set('flush', flush ? Number(flush[1]) : 0);
+    const out = sumBy(text.matchAll(/^pipeline_batch_step_seconds_total\{step="([a-z_]+)"\} (\S+)$/gm));
+    out.set('flush', sumBy(text.matchAll(/^pipeline_flush_duration_seconds_sum (\S+)$/gm), 'flush').get('flush') ?? 0);
     return out;
   };
   const [b, a] = [read(before), read(after)];
@@ -208,20 +214,12 @@ export function batchTimeBySteps(
 }
 
 function histogramCount(text: string): number {
-  const m = new RegExp(`^${VIS}_count (\\d+)`, 'm').exec(text);
-  return m ? Number(m[1]) : 0;
+  return sumBy(text.matchAll(new RegExp(`^${VIS}_count (\\d+)`, 'gm')), 'count').get('count') ?? 0;
 }
 
 /** Quantile of the observations made between two scrapes of the histogram. */
 function histogramQuantileSince(before: string, after: string, q: number): number | null {
-  const parse = (text: string) =>
-    new Map(
-      text
-        .split('\n')
-        .map((l) => new RegExp(`^${VIS}_bucket\\{le="([^"]+)"\\} (\\d+)`).exec(l))
-        .filter((m): m is RegExpExecArray => m !== null)
-        .map((m) => [m[1]!, Number(m[2])] as const),
-    );
+  const parse = (text: string) => sumBy(text.matchAll(new RegExp(`^${VIS}_bucket\\{le="([^"]+)"\\} (\\d+)`, 'gm')));
   const b = parse(before);
   const a = parse(after);
   const diff = [...a].map(([le, n]) => `${VIS}_bucket{le="${le}"} ${n - (b.get(le) ?? 0)}`).join('\n');
