@@ -1,7 +1,8 @@
 /**
  * Start-up against dependencies that are not there yet: the three daemons are started while no broker
  * listens on their NATS port; nats-server only comes up 20 s later. Each daemon waits, says what it waits
- * for, and is then ready and working. Past STARTUP_TIMEOUT_MS a daemon gives up with the reason.
+ * for, and is then ready and working. Past STARTUP_TIMEOUT_MS a daemon gives up with the reason. The
+ * pipeline daemon lowers its CPU priority as configured.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -107,4 +108,25 @@ it('a daemon gives up past STARTUP_TIMEOUT_MS and names what it waited for', asy
   const exit = await pipeline.exited;
   expect(exit.code).toBe(1);
   expect(pipeline.output()).toMatch(/NATS: still failing after \d+ s/);
+});
+
+it('the pipeline daemon runs at the CPU niceness it is given, so the API and PostgreSQL come first', async () => {
+  const port = await freePort();
+  const pipeline = spawnPipeline({ PIPELINE_HEALTH_PORT: String(port), PIPELINE_NICE: '7', PIPELINE_JOBS: 'off' });
+  try {
+    await waitFor(
+      () => ready(port),
+      (s) => s === 200,
+      60_000,
+      200,
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\n${pipeline.output()}`);
+    });
+    // Field 19 of /proc/<pid>/stat is the nice value; the command name before it may hold spaces.
+    const stat = fs.readFileSync(`/proc/${pipeline.proc.pid}/stat`, 'utf8');
+    expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])).toBe(7);
+  } finally {
+    pipeline.proc.kill('SIGTERM');
+    await pipeline.exited;
+  }
 });

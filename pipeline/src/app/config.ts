@@ -41,6 +41,8 @@ const schema = z
     PIPELINE_SHUTDOWN_TIMEOUT_MS: int(25000, 1),
     PIPELINE_DB_POOL: int(4, 1),
     PIPELINE_CONCURRENCY: int(2, 1),
+    /** The daemon's CPU niceness: it yields the CPU to the API's reads and PostgreSQL (docs/operations.md). */
+    PIPELINE_NICE: z.coerce.number().int().min(0).max(19).default(10),
     PIPELINE_JOBS: z.enum(['on', 'off']).default('on'),
     JOB_RECONCILE_CRON: envCron('17 * * * *'),
     JOB_RECONCILE_DAYS: int(3, 1),
@@ -76,6 +78,7 @@ const schema = z
       shutdownTimeoutMs: env.PIPELINE_SHUTDOWN_TIMEOUT_MS,
       dbPool: env.PIPELINE_DB_POOL,
       concurrency: env.PIPELINE_CONCURRENCY,
+      nice: env.PIPELINE_NICE,
       faultKillAfterCommits: env.PIPELINE_FAULT_KILL_AFTER_COMMITS,
       readyMaxPending: env.PIPELINE_READY_MAX_PENDING,
       jobs: {

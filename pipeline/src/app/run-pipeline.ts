@@ -1,4 +1,5 @@
 /** Runs the pipeline daemon (runtime/daemon.ts does config, logger, signals) with the standard maintenance. */
+import os from 'node:os';
 import { runDaemon } from '../../../runtime/daemon';
 import { loadPipelineConfig } from './config';
 import { startPipeline } from './daemon';
@@ -8,7 +9,16 @@ export function runPipelineDaemon(options: Parameters<typeof standardMaintainer>
   runDaemon({
     name: 'pipeline',
     loadConfig: () => loadPipelineConfig(),
-    start: (config, logger) => startPipeline(config, logger, { maintainViews: standardMaintainer(logger, options) }),
+    start: (config, logger) => {
+      // Only the daemon process lowers its priority (tests run the pipeline inside the test runner). On Linux the
+      // niceness is per thread: this is the main thread's, where the daemon's work runs.
+      try {
+        os.setPriority(config.nice);
+      } catch (err) {
+        logger.warn({ err, nice: config.nice }, 'could not lower the CPU priority; running at the default');
+      }
+      return startPipeline(config, logger, { maintainViews: standardMaintainer(logger, options) });
+    },
     describe: (_pipeline, config) => ({ partitions: config.partitions, healthPort: config.healthPort }),
   });
 }
