@@ -37,13 +37,10 @@ export function copyFields(fields: ReadonlyArray<CopyValue>): string {
 export const copyLine = (fields: ReadonlyArray<CopyValue>): string => `${copyFields(fields)}\n`;
 
 const BACKSLASH = 0x5c;
-/** The bytes COPY reads as escapes or separators, and the letter that follows the backslash for each. */
-const BYTE_ESCAPES = new Map<number, number>([
-  [BACKSLASH, BACKSLASH],
-  [0x0a, 0x6e], // newline: \n
-  [0x0d, 0x72], // carriage return: \r
-  [0x09, 0x74], // tab: \t
-]);
+/** COPY_ESCAPES as bytes: each special byte and the byte that follows the backslash for it. */
+const BYTE_ESCAPES = new Map<number, number>(
+  Object.entries(COPY_ESCAPES).map(([c, escaped]) => [c.charCodeAt(0), escaped.charCodeAt(1)]),
+);
 
 /**
  * UTF-8 bytes as a field of COPY's text format, escaped like copyTextField. A multi-byte UTF-8 sequence holds
@@ -80,18 +77,17 @@ export function copyData(parts: ReadonlyArray<string | Uint8Array>): Buffer {
   // Adjacent texts are encoded as one: each encoding is a call into the runtime.
   const runs: Array<string | Uint8Array> = [];
   let text = '';
-  let size = 0;
   for (const p of parts) {
     if (typeof p === 'string') text += p;
     else {
       if (text) runs.push(text);
       runs.push(p);
-      size += p.byteLength;
       text = '';
     }
   }
   if (text) runs.push(text);
-  for (const r of runs) if (typeof r === 'string') size += Buffer.byteLength(r);
+  let size = 0;
+  for (const r of runs) size += typeof r === 'string' ? Buffer.byteLength(r) : r.byteLength;
   const out = Buffer.allocUnsafe(size);
   let at = 0;
   for (const r of runs) {

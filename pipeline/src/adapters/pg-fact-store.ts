@@ -4,7 +4,7 @@
  * through unnest.
  */
 import type { Query } from '../../../storage/db';
-import { copyBytesField, copyData, copyFields, copyLine } from '../../../storage/pg-copy-text';
+import { copyBytesField, copyData, copyFields } from '../../../storage/pg-copy-text';
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { AdSpendRow, ShopCustomer, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
 import type { LinkClick } from '../domain/decode-message';
@@ -78,15 +78,19 @@ export interface RawEventRow {
 const RAW_COLUMNS = 'store_id, event_id, client_id, name, occurred_at, received_at, stream_seq, payload';
 
 /**
- * One raw event as a line of COPY text, in RAW_COLUMNS order: the payload goes as the bytes the message
- * carried, escaped where needed, when it carried them ready to store.
+ * One raw event as a line of COPY text, in RAW_COLUMNS order: the payload as UTF-8 bytes, those the message
+ * carried when it carried them ready to store (escaped where needed), else the event encoded.
  */
 function rawEventLine(r: RawEventRow): Array<string | Uint8Array> {
   const e = r.event;
   const received = new Date(r.receivedAt).toISOString();
-  const fields = [r.storeId, e.id, e.clientId, e.name, e.timestamp, received, r.seq];
-  if (!r.json) return [copyLine([...fields, JSON.stringify(e)])];
-  return [copyFields(fields), '\t', copyBytesField(r.json), '\n'];
+  const json = r.json ?? Buffer.from(JSON.stringify(e));
+  return [
+    copyFields([r.storeId, e.id, e.clientId, e.name, e.timestamp, received, r.seq]),
+    '\t',
+    copyBytesField(json),
+    '\n',
+  ];
 }
 
 /**
