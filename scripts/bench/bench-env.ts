@@ -25,8 +25,6 @@ export interface BenchEnv {
   db: Db;
   store: StoreRecord;
   credentials: StoreCredentials;
-  /** The first pipeline worker's health and metrics server. */
-  pipelineHealthUrl: string;
   /** One scrape of every pipeline worker's metrics, joined: the readers below sum a metric over them. */
   pipelineMetrics(): Promise<string>;
   stopPipeline(): Promise<void>;
@@ -165,7 +163,6 @@ export async function startBenchEnv(opts: BenchEnvOptions = {}): Promise<BenchEn
     db,
     store,
     credentials,
-    pipelineHealthUrl: healthUrls[0]!,
     pipelineMetrics: () =>
       Promise.all(healthUrls.map((u) => fetch(`${u}/metrics`).then((r) => r.text()))).then((t) => t.join('\n')),
     startPipeline,

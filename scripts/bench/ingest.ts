@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sampleEvent } from '../../test/support/samples';
-import { cpuSeconds, percentile, startBenchEnv, waitForCommitted } from './bench-env';
+import { cpuSeconds, cpuSecondsIn, percentile, startBenchEnv, waitForCommitted } from './bench-env';
 
 export interface IngestBenchOptions {
   events: number;
@@ -34,7 +34,10 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
     const latencies: number[] = [];
     let next = 0;
     const cpu = () =>
-      Promise.all([cpuSeconds(`${env.apiUrl}/metrics`), cpuSeconds(`${env.pipelineHealthUrl}/metrics`)]);
+      Promise.all([
+        cpuSeconds(`${env.apiUrl}/metrics`),
+        env.pipelineMetrics().then((text) => cpuSecondsIn(text, 'the pipeline')),
+      ]);
     const [apiCpu0, pipelineCpu0] = await cpu();
     const started = performance.now();
     const worker = async (): Promise<void> => {

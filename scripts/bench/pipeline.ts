@@ -154,23 +154,26 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
 
 const VIS = 'pipeline_visibility_seconds';
 
-/**
- * Sums of the values of metric lines by label (the first group; `key` when the match has no label): a scrape
- * of several workers names each series once per worker.
- */
-function sumBy(matches: Iterable<RegExpMatchArray>, key?: string): Map<string, number> {
+// A scrape of several workers names each series once per worker: the readers sum them.
+
+/** Sums of metric lines' values (second group) by their label (first group). */
+function sumByLabel(matches: Iterable<RegExpMatchArray>): Map<string, number> {
   const out = new Map<string, number>();
-  for (const m of matches) {
-    const k = key ?? m[1]!;
-    out.set(k, (out.get(k) ?? 0) + Number(key ? m[1] : m[2]));
-  }
+  for (const m of matches) out.set(m[1]!, (out.get(m[1]!) ?? 0) + Number(m[2]));
   return out;
+}
+
+/** The sum of unlabelled metric lines' values (first group). */
+function sumOf(matches: Iterable<RegExpMatchArray>): number {
+  let total = 0;
+  for (const m of matches) total += Number(m[1]);
+  return total;
 }
 
 /** The `top` statement tags by PostgreSQL time between two scrapes (lock waits count as statement time). */
 export function dbTimeByTag(before: string, after: string, top: number): Record<string, number> {
   const read = (text: string): Map<string, number> =>
-    sumBy(text.matchAll(/^pipeline_db_query_duration_seconds_sum\{tag="([^"]+)",ok="true"\} (\S+)$/gm));
+    sumByLabel(text.matchAll(/^pipeline_db_query_duration_seconds_sum\{tag="([^"]+)",ok="true"\} (\S+)$/gm));
   const [b, a] = [read(before), read(after)];
   return Object.fromEntries(
     [...a]
@@ -191,8 +194,8 @@ export function batchTimeBySteps(
   after: string,
 ): { flush_seconds: number; steps: Record<string, { seconds: number; share: number }> } {
   const read = (text: string): Map<string, number> => {
-    const out = sumBy(text.matchAll(/^pipeline_batch_step_seconds_total\{step="([a-z_]+)"\} (\S+)$/gm));
-    out.set('flush', sumBy(text.matchAll(/^pipeline_flush_duration_seconds_sum (\S+)$/gm), 'flush').get('flush') ?? 0);
+    const out = sumByLabel(text.matchAll(/^pipeline_batch_step_seconds_total\{step="([a-z_]+)"\} (\S+)$/gm));
+    out.set('flush', sumOf(text.matchAll(/^pipeline_flush_duration_seconds_sum (\S+)$/gm)));
     return out;
   };
   const [b, a] = [read(before), read(after)];
@@ -214,12 +217,13 @@ export function batchTimeBySteps(
 }
 
 function histogramCount(text: string): number {
-  return sumBy(text.matchAll(new RegExp(`^${VIS}_count (\\d+)`, 'gm')), 'count').get('count') ?? 0;
+  return sumOf(text.matchAll(new RegExp(`^${VIS}_count (\\d+)`, 'gm')));
 }
 
 /** Quantile of the observations made between two scrapes of the histogram. */
 function histogramQuantileSince(before: string, after: string, q: number): number | null {
-  const parse = (text: string) => sumBy(text.matchAll(new RegExp(`^${VIS}_bucket\\{le="([^"]+)"\\} (\\d+)`, 'gm')));
+  const parse = (text: string) =>
+    sumByLabel(text.matchAll(new RegExp(`^${VIS}_bucket\\{le="([^"]+)"\\} (\\d+)`, 'gm')));
   const b = parse(before);
   const a = parse(after);
   const diff = [...a].map(([le, n]) => `${VIS}_bucket{le="${le}"} ${n - (b.get(le) ?? 0)}`).join('\n');
