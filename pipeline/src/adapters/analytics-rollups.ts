@@ -5,9 +5,9 @@
  * contributions of the persons it recomputed and applies the difference to the rollups in the same
  * transaction; the reconciliation sums the recomputed contributions the same way and compares.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Query } from '../../../storage/db';
 import { keyProbeSql } from '../../../storage/key-probe';
+import { eventLoopTurns } from './beside-statements';
 import {
   analyticsOfPerson,
   type PersonAnalytics,
@@ -546,19 +546,6 @@ async function insertRows(q: Query, storeId: string, shape: TableShape, rows: re
   );
 }
 
-/**
- * Gives the event loop a turn once `sliceMs` of synchronous work has passed since the last: a plan computed
- * beside the batch's other statements lets their replies be handled and the next statement sent meanwhile.
- */
-function eventLoopTurns(sliceMs: number): () => Promise<void> {
-  let since = performance.now();
-  return async () => {
-    if (performance.now() - since < sliceMs) return;
-    await nextTurn();
-    since = performance.now();
-  };
-}
-
 /** What writing a batch's analytics does, worked out before any of it is written. */
 export interface AnalyticsPlan {
   /** Per per-person table: the stored rows that go and the fresh rows that are added. */
@@ -584,7 +571,7 @@ export async function planAnalytics(
   const stored = loadContributions(q, storeId, personIds);
   // Settled below; until then a failure must not count as unhandled (the transaction fails on it anyway).
   stored.catch(() => undefined);
-  const turn = sliceMs > 0 ? eventLoopTurns(sliceMs) : () => Promise.resolve();
+  const turn = eventLoopTurns(sliceMs);
   const freshOf = new Map<string, PersonContribution>();
   for (const c of fresh) {
     freshOf.set(c.personId, c);

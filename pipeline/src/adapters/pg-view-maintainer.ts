@@ -47,6 +47,7 @@ import {
 } from './analytics-rollups';
 import { applyAdRollupDelta } from './ad-rollup';
 import { lockNames } from './pg-advisory-locks';
+import { besideBackground } from './beside-statements';
 
 /** An epoch-ms time as PostgreSQL timestamptz text; Infinity is PostgreSQL's `infinity` (not seen yet). */
 const toTimestamp = (ms: number): string => (ms === Infinity ? 'infinity' : new Date(ms).toISOString());
@@ -370,24 +371,6 @@ async function updateIdentity(
   }
 }
 
-/**
- * Runs `writes` while `plan` (reads on the same transaction) is under way, and lets the plan end before
- * returning or throwing, so that none of its statements outlives the transaction. When a plan's read failed
- * first, the writes only met the aborted transaction (25P02): the plan's error is then the cause.
- */
-async function besidePlan<T>(plan: Promise<unknown> | undefined, writes: () => Promise<T>): Promise<T> {
-  plan?.catch(() => undefined); // settled below on every path
-  try {
-    return await writes();
-  } catch (err) {
-    const planError = await plan?.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    throw (err as { code?: unknown }).code === '25P02' && planError ? planError : err;
-  }
-}
-
 /** The session context of each new event, from the recomputed views, for the webhook payloads. */
 function webhookCandidates(raw: StorefrontEvent[], facts: PersonFacts[], views: PersonView[]): WebhookCandidate[] {
   const personOf = new Map<string, string>();
@@ -486,7 +469,7 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
               memory,
               sliceMs: ANALYTICS_PLAN_SLICE_MS,
             });
-      const { sessions, conv } = await besidePlan(analyticsPlan, async () => {
+      const { sessions, conv } = await besideBackground(analyticsPlan, async () => {
         const sessions = await writeSessions(
           q,
           storeId,

@@ -7,13 +7,14 @@ import { REBUILT_VIEW_TABLES, VIEW_TABLES } from '../../../storage/schema';
 import { ORDER_CLIENT_PREFIX } from '../../../contracts/src/identity';
 import type { Db, Query, TransactionOptions } from '../../../storage/db';
 import { PersonUnion } from '../domain/identity';
-import { recomputePerson, type StoreRules } from '../domain/recompute-person';
+import { type PersonView, recomputePerson, type StoreRules } from '../domain/recompute-person';
 import {
   accumulateCredits,
   applyAttributionDelta,
   creditRowsOf,
   digestOf,
   loadFactsOfGroups,
+  type LoadedPersons,
   type RollupDelta,
   rollupKey,
   type SpendDelta,
@@ -28,8 +29,10 @@ import {
   compareAnalytics,
   contributionOf,
   emptyDelta,
+  type PersonContribution,
   writeAnalytics,
 } from '../adapters/analytics-rollups';
+import { besideBackground, eventLoopTurns } from '../adapters/beside-statements';
 import { accumulateAdCredits, type AdRollupSums, mergeAdDeltas } from '../domain/ad-rollup';
 import { addSums, isZeroSums } from '../domain/credit-sums';
 import { adRollupDrift, applyAdRollupDelta } from '../adapters/ad-rollup';
@@ -167,12 +170,8 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
       let conversions = 0;
       for (let i = 0; i < personIds.length; i += chunk) {
         const ids = personIds.slice(i, i + chunk);
-        const members = ids.flatMap((p) => groups.get(p)!.map((client_id) => ({ client_id, person_id: p })));
-        const loaded = await loadFactsOfGroups(q, storeId, ids, members);
-        const views = loaded.facts.map((f) => recomputePerson(f, rules));
-        loaded.facts.forEach((f, k) =>
-          accumulateContribution(expectedAnalytics, contributionOf(f, views[k]!, rules.timezone), 1),
-        );
+        const { loaded, views, contributions } = await recomputeChunk(q, storeId, ids, groups, rules);
+        for (const c of contributions) accumulateContribution(expectedAnalytics, c, 1);
         for (const v of views) {
           for (const c of v.conversions) {
             conversions++;
@@ -366,6 +365,35 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
   );
 }
 
+/** How long a repair computes the next chunk before it lets the current chunk's statements proceed. */
+const REPAIR_SLICE_MS = 0.5;
+
+/**
+ * A chunk of persons loaded and recomputed, with their analytics contributions; giving the event loop a turn
+ * every `sliceMs` (0: never) when statements run beside it.
+ */
+async function recomputeChunk(
+  q: Query,
+  storeId: string,
+  ids: readonly string[],
+  groups: Map<string, string[]>,
+  rules: StoreRules,
+  sliceMs = 0,
+): Promise<{ loaded: LoadedPersons; views: PersonView[]; contributions: PersonContribution[] }> {
+  const members = ids.flatMap((p) => groups.get(p)!.map((client_id) => ({ client_id, person_id: p })));
+  const loaded = await loadFactsOfGroups(q, storeId, ids, members);
+  const turn = eventLoopTurns(sliceMs);
+  const views: PersonView[] = [];
+  const contributions: PersonContribution[] = [];
+  for (const facts of loaded.facts) {
+    const view = recomputePerson(facts, rules);
+    views.push(view);
+    contributions.push(contributionOf(facts, view, rules.timezone));
+    await turn();
+  }
+  return { loaded, views, contributions };
+}
+
 /**
  * Rebuilds the store's person mapping, sessions, conversions, credits, analytics rows and rollups from the facts;
  * returns the number of conversions.
@@ -390,32 +418,32 @@ async function repairViews(
   }
   // Every person is loaded and recomputed once: its sessions are rewritten in place, its conversions, credits
   // and analytics rows inserted through the same writers the pipeline uses, and the rollups summed for the end.
+  // The next chunk is loaded and recomputed while the current one is written, so that its JavaScript fills the
+  // time the database spends on the writes (docs/decisions.md, Operations).
   const rollup = new Map<string, RollupDelta>();
   const analytics = emptyDelta();
   const adRollup = new Map<string, AdRollupSums>();
   let conversions = 0;
-  for (let i = 0; i < personIds.length; i += chunk) {
-    const ids = personIds.slice(i, i + chunk);
-    const members = ids.flatMap((p) => groups.get(p)!.map((client_id) => ({ client_id, person_id: p })));
-    const loaded = await loadFactsOfGroups(q, storeId, ids, members);
-    const views = loaded.facts.map((f) => recomputePerson(f, rules));
+  const chunks: string[][] = [];
+  for (let i = 0; i < personIds.length; i += chunk) chunks.push(personIds.slice(i, i + chunk));
+  let next = chunks.length > 0 ? recomputeChunk(q, storeId, chunks[0]!, groups, rules, REPAIR_SLICE_MS) : undefined;
+  for (let c = 0; c < chunks.length; c++) {
+    const { loaded, views, contributions } = await next!;
+    next =
+      c + 1 < chunks.length ? recomputeChunk(q, storeId, chunks[c + 1]!, groups, rules, REPAIR_SLICE_MS) : undefined;
     for (const v of views) conversions += v.conversions.length;
-    await writeSessions(
-      q,
-      storeId,
-      loaded.clientIds,
-      views.flatMap((v) => v.sessions),
-    );
-    const diff = await writeConversions(q, storeId, [], views);
-    await writeAnalytics(
-      q,
-      storeId,
-      [],
-      loaded.facts.map((f, k) => contributionOf(f, views[k]!, rules.timezone)),
-      { into: analytics },
-    );
-    mergeAdDeltas(adRollup, diff.adDelta);
-    for (const [k, d] of diff.delta) addSums(rollup, k, d);
+    await besideBackground(next, async () => {
+      await writeSessions(
+        q,
+        storeId,
+        loaded.clientIds,
+        views.flatMap((v) => v.sessions),
+      );
+      const diff = await writeConversions(q, storeId, [], views);
+      await writeAnalytics(q, storeId, [], contributions, { into: analytics });
+      mergeAdDeltas(adRollup, diff.adDelta);
+      for (const [k, d] of diff.delta) addSums(rollup, k, d);
+    });
   }
   await applyAttributionDelta(q, storeId, rollup);
   await applyAnalyticsDelta(q, storeId, analytics);
