@@ -27,30 +27,50 @@ function stringProblem(s: string): string | null {
 /**
  * The first problem of a parsed JSON value, with its path (`root` names the whole value; paths are written as
  * in validation errors, e.g. `data.cart.lines[2].title`), or null when it can be stored.
+ *
+ * Values are visited depth first in document order. The API runs this on every item it ingests, so the walk
+ * allocates no path per value: each value seen keeps its parent's index and its own key, and the path is
+ * rebuilt only for the value that has a problem.
  */
 export function findUnstorable(value: unknown, root: string, maxDepth = MAX_DEPTH): FieldError | null {
-  const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value, path: [] }];
-  while (stack.length > 0) {
-    const { value: v, path } = stack.pop()!;
+  const values: unknown[] = [value];
+  const parents: number[] = [-1];
+  const keys: PropertyKey[] = [''];
+  const depths: number[] = [0];
+  const pending: number[] = [0];
+  const add = (v: unknown, parent: number, key: PropertyKey): void => {
+    if (typeof v !== 'string' && (typeof v !== 'object' || v === null)) return; // numbers, booleans, null
+    pending.push(values.length);
+    values.push(v);
+    parents.push(parent);
+    keys.push(key);
+    depths.push(depths[parent]! + 1);
+  };
+  const fieldAt = (i: number): string => {
+    const path: PropertyKey[] = [];
+    for (let j = i; j > 0; j = parents[j]!) path.push(keys[j]!);
+    return fieldOf(path.reverse(), root);
+  };
+  while (pending.length > 0) {
+    const i = pending.pop()!;
+    const v = values[i];
     if (typeof v === 'string') {
       const message = stringProblem(v);
-      if (message) return { field: fieldOf(path, root), message };
+      if (message) return { field: fieldAt(i), message };
       continue;
     }
     if (typeof v !== 'object' || v === null) continue;
-    if (path.length >= maxDepth) {
-      return { field: fieldOf(path, root), message: `is nested deeper than ${maxDepth} levels` };
-    }
+    if (depths[i]! >= maxDepth) return { field: fieldAt(i), message: `is nested deeper than ${maxDepth} levels` };
     if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i] as unknown, path: [...path, i] });
+      for (let k = v.length - 1; k >= 0; k--) add(v[k] as unknown, i, k);
       continue;
     }
-    const entries = Object.entries(v as Record<string, unknown>);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, member] = entries[i]!;
+    const members = Object.keys(v);
+    for (let k = members.length - 1; k >= 0; k--) {
+      const key = members[k]!;
       const keyProblem = stringProblem(key);
-      if (keyProblem) return { field: `${fieldOf(path, root)} (a member name)`, message: keyProblem };
-      stack.push({ value: member, path: [...path, key] });
+      if (keyProblem) return { field: `${fieldAt(i)} (a member name)`, message: keyProblem };
+      add((v as Record<string, unknown>)[key], i, key);
     }
   }
   return null;
