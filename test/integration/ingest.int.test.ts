@@ -166,6 +166,32 @@ describe('POST /v2-4-2/api/events', () => {
       );
   });
 
+  it('refuses an item too large for one stream message by its UTF-8 size, not its length', async () => {
+    // 300,000 ASCII characters are 300,000 bytes: accepted. 180,000 euro signs are 540,000 bytes once encoded,
+    // over the 512 KiB an item may take: refused by index, the others accepted.
+    const ascii = pageView();
+    ascii.context.document.title = 'x'.repeat(300_000);
+    const euros = pageView();
+    euros.context.document.title = '€'.repeat(180_000);
+    const small = pageView();
+    const res = await post('/v2-4-2/api/events').send([ascii, euros, small]);
+    expect(res.status).toBe(200);
+    expect(res.body.data.accepted).toBe(2);
+    expect(res.body.data.rejected).toEqual([
+      {
+        index: 1,
+        errors: [
+          { field: 'event', message: expect.stringMatching(/^is 54\d{4} bytes once serialized; at most 524288$/) },
+        ],
+      },
+    ]);
+    for (const ev of [ascii, small])
+      await waitFor(
+        () => countRaw(shop.store.store_id, ev.id),
+        (n) => n === 1,
+      );
+  });
+
   it.each([
     [
       'malformed JSON',

@@ -57,6 +57,8 @@ function asItems(body: unknown, maxBatch: number): unknown[] {
 export const MAX_ITEM_BYTES = 512 * 1024;
 
 function tooLarge(root: string, payload: string): RejectedItem['errors'] | null {
+  // A UTF-16 code unit takes at most 3 bytes in UTF-8: most items are counted without encoding them.
+  if (payload.length * 3 <= MAX_ITEM_BYTES) return null;
   const bytes = Buffer.byteLength(payload);
   return bytes > MAX_ITEM_BYTES
     ? [{ field: root, message: `is ${bytes} bytes once serialized; at most ${MAX_ITEM_BYTES}` }]
