@@ -84,35 +84,60 @@ export function createDb(opts: DbOptions): Db {
     return stream.rowCount;
   }
 
-  const boundTo = (on: Pool | PoolClient): Query => {
-    const query = <R extends QueryResultRow>(tag: string, sql: string, params: unknown[] = []): Promise<R[]> =>
-      timed(tag, async () => {
-        const res = await on.query<R>(
-          `/* ${opts.service}:${tag} */ ${sql}`,
-          params.map((p) => plainArrayLiteral(p) ?? p),
-        );
-        return res.rows;
-      });
+  /**
+   * Statements issued on one connection run one after another, in the order they were issued. Work computed
+   * beside a transaction's statements issues its own before the last one has answered (the batch's analytics
+   * plan, a repair's next chunk: pipeline/src/adapters/beside-statements.ts); node-postgres deprecates queueing
+   * such statements itself, so the queue is here. A statement runs after a failed one too: in a transaction it
+   * then fails as the transaction is aborted, as it would have with node-postgres's own queue.
+   */
+  const statementQueue = (): (<T>(run: () => Promise<T>) => Promise<T>) => {
+    let last: Promise<unknown> = Promise.resolve();
+    return (run) => {
+      const turn = last.then(run, run);
+      last = turn.catch(() => undefined);
+      return turn;
+    };
+  };
+
+  const boundTo = (on: Pool | PoolClient, inTurn?: <T>(run: () => Promise<T>) => Promise<T>): Query => {
+    const queued = inTurn ?? (<T>(run: () => Promise<T>) => run());
+    const query = <R extends QueryResultRow>(tag: string, sql: string, params: unknown[] = []): Promise<R[]> => {
+      const text = `/* ${opts.service}:${tag} */ ${sql}`;
+      // The parameters as they are when the statement is issued, not when its turn comes.
+      let values: unknown[];
+      try {
+        values = params.map((p) => plainArrayLiteral(p) ?? p);
+      } catch (err) {
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+      return queued(() => timed(tag, async () => (await on.query<R>(text, values)).rows));
+    };
     const copy = (tag: string, sql: string, data: string | Buffer): Promise<number> =>
-      timed(tag, () =>
-        on === pool
-          ? withConnection((client) => copyInto(client, tag, sql, data))
-          : copyInto(on as PoolClient, tag, sql, data),
+      queued(() =>
+        timed(tag, () =>
+          on === pool
+            ? withConnection((_q, _inTurn, client) => copyInto(client, tag, sql, data))
+            : copyInto(on as PoolClient, tag, sql, data),
+        ),
       );
     return Object.assign(query, { copyFrom: copy });
   };
 
   /** One checked-out connection for `fn`, guarded against the server going away between two statements. */
-  async function withConnection<T>(fn: (client: PoolClient, q: Query) => Promise<T>): Promise<T> {
+  async function withConnection<T>(
+    fn: (q: Query, inTurn: <R>(run: () => Promise<R>) => Promise<R>, client: PoolClient) => Promise<T>,
+  ): Promise<T> {
     const client = await pool.connect();
     // A checked-out client whose server goes away between two queries emits 'error' on itself (the pool
     // listens only to idle clients): without a listener that would end the process. The next query fails
     // instead, and the work with it.
     const onClientError = (err: Error): void => opts.onError?.(err);
     client.on('error', onClientError);
+    const inTurn = statementQueue();
     let broken: Error | undefined;
     try {
-      return await fn(client, boundTo(client));
+      return await fn(boundTo(client, inTurn), inTurn, client);
     } catch (err) {
       // A connection that failed as a connection is discarded rather than handed out again.
       if (isTransientDbError(err)) broken = err as Error;
@@ -125,20 +150,20 @@ export function createDb(opts: DbOptions): Db {
 
   async function transaction<T>(tag: string, fn: (tx: Query) => Promise<T>, o: TransactionOptions = {}): Promise<T> {
     const mode = [o.isolation && `isolation level ${o.isolation}`, o.readOnly && 'read only'].filter(Boolean).join(' ');
-    return withConnection(async (client, tx) => {
+    return withConnection(async (tx, inTurn, client) => {
       await tx(tag, `begin ${mode}`);
       try {
         const result = await fn(tx);
-        await client.query('commit');
+        await inTurn(() => client.query('commit'));
         return result;
       } catch (err) {
-        await client.query('rollback').catch(() => undefined);
+        await inTurn(() => client.query('rollback')).catch(() => undefined);
         throw err;
       }
     });
   }
 
-  const session = <T>(fn: (q: Query) => Promise<T>): Promise<T> => withConnection((_client, q) => fn(q));
+  const session = <T>(fn: (q: Query) => Promise<T>): Promise<T> => withConnection((q) => fn(q));
 
   return {
     service: opts.service,
