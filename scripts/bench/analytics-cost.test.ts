@@ -1,4 +1,4 @@
-import { analyticsCost, sideFigures } from './analytics-cost';
+import { analyticsCost, roundCosts, sideFigures } from './analytics-cost';
 import type { ThroughputPhase } from './pipeline';
 
 describe('analyticsCost', () => {
@@ -9,6 +9,18 @@ describe('analyticsCost', () => {
 
   it('is negative when the runs with the views were faster (noise, not a gain)', () => {
     expect(analyticsCost([4_100], [4_000])).toBe(-0.025);
+  });
+});
+
+describe('roundCosts', () => {
+  it('gives each round its own cost and the median of them, which one outlying run does not drag', () => {
+    // The third run without the views was unusually fast: it moves the cost of the means to 17.5 %, not the median.
+    expect(roundCosts([3_500, 4_500, 4_050], [4_280, 4_400, 5_920])).toEqual({
+      by_round: [0.182, -0.023, 0.316],
+      median: 0.182,
+    });
+    expect(analyticsCost([3_500, 4_500, 4_050], [4_280, 4_400, 5_920])).toBe(0.175);
+    expect(roundCosts([3_000, 3_600], [4_000, 4_000])).toEqual({ by_round: [0.25, 0.1], median: 0.175 });
   });
 });
 

@@ -3,7 +3,8 @@
  * costs the pipeline. The demo stream's throughput from the stream to committed views, as in the first phase
  * of the pipeline bench, with the daemon as shipped and with one that leaves those views unmaintained
  * (scripts/bench/pipeline-without-analytics.ts), each in a fresh environment; with two lanes (the default)
- * and with one. The cost is 1 - with / without, from the mean of each side's runs. The two sides alternate
+ * and with one. The cost is 1 - with / without, from the mean of each side's runs, and also per round with their
+ * median (`round_costs`), which one outlying run cannot drag. The two sides alternate
  * in order from round to round, so that a machine slowing down over the run does not favour either. Each side
  * also reports the daemon's CPU per event and its batch time by step, which tell CPU from waiting.
  */
@@ -23,6 +24,22 @@ const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.lengt
 /** The cost of the analytics views from the throughputs with and without them. */
 export function analyticsCost(withAnalytics: readonly number[], without: readonly number[]): number {
   return Number((1 - mean(withAnalytics) / mean(without)).toFixed(3));
+}
+
+/**
+ * The cost of each round (its two runs, one with and one without the views, next to each other in time) and
+ * their median. One run that the machine sped up or slowed down moves the mean of its side, and so the cost of
+ * the means, by its whole deviation; it moves the median of the rounds' costs by at most one rank.
+ */
+export function roundCosts(
+  withAnalytics: readonly number[],
+  without: readonly number[],
+): { by_round: number[]; median: number } {
+  const byRound = withAnalytics.map((w, i) => Number((1 - w / without[i]!).toFixed(3)));
+  const sorted = [...byRound].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { by_round: byRound, median: Number(median.toFixed(3)) };
 }
 
 /**
@@ -69,6 +86,7 @@ export async function benchAnalyticsCost(opts: AnalyticsCostOptions): Promise<vo
       with_events_per_s: rates(withAnalytics),
       without_events_per_s: rates(without),
       cost: analyticsCost(rates(withAnalytics), rates(without)),
+      round_costs: roundCosts(rates(withAnalytics), rates(without)),
       with: sideFigures(withAnalytics),
       without: sideFigures(without),
     };
