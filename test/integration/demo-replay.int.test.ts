@@ -164,6 +164,15 @@ describe('replay', () => {
     expect((await reconcileStore(db, shop.store.store_id)).driftCount).toBe(0);
   });
 
+  it('repairs in many chunks, each recomputed beside the writes of the one before, to the same views', async () => {
+    const before = await views(shop.store.store_id);
+    // Chunks of 20 persons: the repair recomputes each next chunk while the current one's rows are written.
+    const repaired = await reconcileStore(db, shop.store.store_id, { repair: true, chunk: 20 });
+    expect(repaired.persons).toBeGreaterThan(100);
+    expect(await views(shop.store.store_id)).toEqual(before);
+    expect((await reconcileStore(db, shop.store.store_id)).driftCount).toBe(0);
+  });
+
   it('publishes an NDJSON file into the stream, once per event id', async () => {
     const other = await createTestStore(db);
     const file = path.join(testEnv.dataDir, 'replay-events.ndjson');
