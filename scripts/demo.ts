@@ -11,17 +11,9 @@ import { createWriteStream } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_DEMO_DAYS, DEFAULT_STORE_HOST, planDemo, type DemoPlan } from './demo/generate';
 import { DemoPushError, pushDemo, type PushProgress } from './demo/push';
+import { positiveInteger } from './cli-numbers';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-function parsePositiveInt(name: string, max = Number.MAX_SAFE_INTEGER) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a positive integer`);
-    const n = Number(value);
-    if (n < 1 || n > max) throw new InvalidArgumentError(`${name} must be between 1 and ${max}`);
-    return n;
-  };
-}
 
 function parseSeed(value: string): number {
   if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError('seed must be an integer');
@@ -218,13 +210,13 @@ export function buildDemoCli(): Command {
   return new Command('demo')
     .description('Generate a realistic storefront stream for a store and push it through the ingestion routes')
     .addOption(
-      new Option('--events <n>', 'number of storefront events').default(5000).argParser(parsePositiveInt('events')),
+      new Option('--events <n>', 'number of storefront events').default(5000).argParser(positiveInteger('events')),
     )
     .addOption(new Option('--seed <s>', 'seed; the same seed gives the same stream').default(1).argParser(parseSeed))
     .addOption(
       new Option('--days <d>', 'days the stream covers')
         .default(DEFAULT_DEMO_DAYS)
-        .argParser(parsePositiveInt('days', 3660)),
+        .argParser(positiveInteger('days', 3660)),
     )
     .addOption(
       new Option(
@@ -244,10 +236,10 @@ export function buildDemoCli(): Command {
     )
     .addOption(new Option('--ndjson <file>', 'write the events as NDJSON to <file> instead of pushing'))
     .addOption(
-      new Option('--batch-size <n>', 'events per request').default(500).argParser(parsePositiveInt('batch-size', 500)),
+      new Option('--batch-size <n>', 'events per request').default(500).argParser(positiveInteger('batch-size', 500)),
     )
     .addOption(
-      new Option('--concurrency <n>', 'requests in flight').default(4).argParser(parsePositiveInt('concurrency', 64)),
+      new Option('--concurrency <n>', 'requests in flight').default(4).argParser(positiveInteger('concurrency', 64)),
     )
     .addOption(new Option('--no-progress', 'no progress line on stderr'))
     .showHelpAfterError('(run with --help for usage)')

@@ -18,6 +18,7 @@ import { jetstream } from '@nats-io/jetstream';
 import { IDENTITY_EVENTS, type IdentityEventName } from '../contracts/src/webhooks';
 import { createDb, type Db } from '../storage/db';
 import { requireConnection } from './connection-env';
+import { positiveInteger } from './cli-numbers';
 import { getStore } from '../storage/store-registry';
 import {
   DESTINATION_KINDS,
@@ -63,11 +64,6 @@ function argParser<T>(fn: (v: string) => T): (v: string) => T {
       throw err;
     }
   };
-}
-
-function parsePositiveInt(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a positive integer');
-  return Number(value);
 }
 
 async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
@@ -378,7 +374,7 @@ export function registerWebhookCommands(program: Command): Command {
     )
     .requiredOption('--store <id>', 'store id')
     .option('--destination <id>', 'only this destination')
-    .option('--id <n>', 'only this dead letter', parsePositiveInt)
+    .option('--id <n>', 'only this dead letter', positiveInteger())
     .action(
       action(async (opts: StoreOpt & { destination?: string; id?: number }) => {
         await withDb(async (db) => {

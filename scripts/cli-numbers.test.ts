@@ -1,0 +1,19 @@
+import { InvalidArgumentError } from 'commander';
+import { positiveInteger } from './cli-numbers';
+
+describe('positiveInteger', () => {
+  it('reads a whole number from 1, surrounding spaces allowed', () => {
+    expect(positiveInteger()('1')).toBe(1);
+    expect(positiveInteger('events')(' 100000 ')).toBe(100_000);
+    expect(positiveInteger('days', 3660)('3660')).toBe(3660);
+  });
+
+  it('refuses anything else, naming the option when given', () => {
+    for (const bad of ['0', '-3', '1.5', 'abc', '', '1e3'])
+      expect(() => positiveInteger('events')(bad)).toThrow(
+        new InvalidArgumentError('events must be a positive integer'),
+      );
+    expect(() => positiveInteger()('x')).toThrow('must be a positive integer');
+    expect(() => positiveInteger('days', 3660)('3661')).toThrow('days must be between 1 and 3660');
+  });
+});

@@ -1,0 +1,16 @@
+/**
+ * Number arguments of the command-line scripts, parsed where commander reads them: a bad value stops the command
+ * with the option named and the reason, instead of running with NaN.
+ */
+import { InvalidArgumentError } from 'commander';
+
+/** A parser of a whole number from 1 (to `max` when given); `name` leads the message when given. */
+export function positiveInteger(name?: string, max?: number): (value: string) => number {
+  const subject = name ? `${name} ` : '';
+  return (value) => {
+    const n = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+    if (!(n >= 1)) throw new InvalidArgumentError(`${subject}must be a positive integer`);
+    if (max !== undefined && n > max) throw new InvalidArgumentError(`${subject}must be between 1 and ${max}`);
+    return n;
+  };
+}
