@@ -4,7 +4,10 @@
  * DDL). Row types are as node-postgres returns them: bigint and numeric as strings, timestamptz as Date.
  */
 
-/** Facts derived from the stream: what a rebuild from the stream empties and loads again. */
+/**
+ * Facts derived from the stream: what a rebuild from the stream empties and loads again, all but the raw payloads,
+ * which it keeps.
+ */
 export const STREAM_FACT_TABLES = [
   'raw_events',
   'event_facts',

@@ -11,6 +11,7 @@ import { toAdSpendFact } from '../domain/facts';
 import {
   type ChangedPushes,
   type DeadLetterRow,
+  eventsWithoutFacts,
   insertDeadLetters,
   insertLinkClicks,
   insertRawEvents,
@@ -54,9 +55,19 @@ function deadLetterOf(item: BatchItem, storeId: string | null, reason: string): 
 /** Plans every statement of the transaction once for any value (docs/decisions.md, Storage). */
 export const GENERIC_PLANS_SQL = 'set local plan_cache_mode = force_generic_plan';
 
+export interface BatchWriterOptions {
+  /**
+   * The raw payloads of the batch's events are already stored, or deliberately not (replay --rebuild keeps a
+   * store's payloads while it loads the facts again, docs/decisions.md, Operations): store none, and take as
+   * new the events whose facts are not stored.
+   */
+  payloadsKept?: boolean;
+}
+
 export function createBatchWriter(
   db: Db,
   maintainViews?: MaintainViews,
+  options: BatchWriterOptions = {},
 ): Pick<PipelinePorts, 'applyBatch' | 'deadLetter' | 'isTransient'> {
   async function applyBatch(items: readonly BatchItem[]): Promise<BatchOutcome> {
     const committed: Array<() => void> = [];
@@ -131,8 +142,12 @@ export function createBatchWriter(
         }
       }
 
-      const inserted = await insertRawEvents(tx, events);
-      const newEvents = events.filter((e) => inserted.has(`${e.storeId}\u0000${e.event.id}`));
+      let newEvents: RawEventRow[];
+      if (options.payloadsKept) newEvents = await eventsWithoutFacts(tx, events);
+      else {
+        const inserted = await insertRawEvents(tx, events);
+        newEvents = events.filter((e) => inserted.has(`${e.storeId}\u0000${e.event.id}`));
+      }
       const changed = await upsertPushes(tx, pushes);
       await insertLinkClicks(tx, clicks);
       await insertDeadLetters(tx, dead);

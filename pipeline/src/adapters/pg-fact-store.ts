@@ -4,6 +4,7 @@
  * through unnest.
  */
 import type { Query } from '../../../storage/db';
+import { keyProbeSql } from '../../../storage/key-probe';
 import { copyBytesField, copyData, copyFields } from '../../../storage/pg-copy-text';
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { AdSpendRow, ShopCustomer, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
@@ -133,6 +134,30 @@ export async function insertRawEvents(q: Query, rows: readonly RawEventRow[]): P
   if (fresh.length === 0) return new Set();
   await copyNewRows(q, 'raw_events.copy', `copy raw_events (${RAW_COLUMNS}) from stdin`, fresh.flatMap(rawEventLine));
   return new Set(fresh.map((r) => rawKey(r.storeId, r.event.id)));
+}
+
+/**
+ * The events (distinct keys) whose facts are not stored yet: what is new to a writer that stores no raw payload
+ * because the store's payloads were kept (replay --rebuild, docs/decisions.md, Operations).
+ */
+export async function eventsWithoutFacts(q: Query, rows: readonly RawEventRow[]): Promise<RawEventRow[]> {
+  const byStore = new Map<string, RawEventRow[]>();
+  for (const r of rows) {
+    const list = byStore.get(r.storeId);
+    if (list) list.push(r);
+    else byStore.set(r.storeId, [r]);
+  }
+  const fresh: RawEventRow[] = [];
+  for (const [storeId, list] of byStore) {
+    const stored = await q<{ event_id: string }>(
+      'facts.events_without_facts',
+      keyProbeSql({ select: 'event_id', from: 'event_facts', key: 'event_id' }),
+      [storeId, list.map((r) => r.event.id)],
+    );
+    const old = new Set(stored.map((r) => r.event_id));
+    for (const r of list) if (!old.has(r.event.id)) fresh.push(r);
+  }
+  return fresh;
 }
 
 interface Versioned {

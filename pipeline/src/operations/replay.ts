@@ -2,7 +2,8 @@
  * Replay (docs/product.md, Operations): re-consume a store's messages from the EVENTS stream, from a time or a
  * sequence, through the daemon's own batch flow, batch writer and view maintenance. Idempotent: beside the live
  * daemon it changes no figure. With `rebuild`, the store's stream-derived facts and every view are emptied
- * first, so the views are recomputed from what the stream holds. Replays queue no webhook deliveries.
+ * first, so the views are recomputed from what the stream holds; the raw payloads are kept rather than deleted
+ * and written again (docs/decisions.md, Operations). Replays queue no webhook deliveries.
  */
 import { jetstream, jetstreamManager, DeliverPolicy } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
@@ -39,17 +40,43 @@ export interface ReplayProgress {
   /** Messages that could not be applied after retries (the replay then fails). */
   failed: number;
   seconds: number;
+  /** With rebuild: raw payloads deleted because the stream no longer holds their events (or they lay outside the range). */
+  payloadsDropped?: number;
   /** With rebuild: the time spent recomputing the views from the loaded facts (included in seconds). */
   recomputeSeconds?: number;
 }
 
+/**
+ * Empties a store's views and stream-derived facts for a rebuild, all but its raw payloads: the stream brings the
+ * same messages again, so the load stores none (`payloadsKept`) and `dropPayloadsWithoutFacts` then removes those
+ * the stream no longer holds.
+ */
 export async function emptyStore(db: Db, storeId: string): Promise<void> {
   await db.transaction('replay.empty', async (tx) => {
     // The write lock keeps the live daemon's batches out while the store is emptied.
     await tx('replay.lock', `lock table ${VIEW_TABLES.join(', ')} in exclusive mode`);
-    for (const table of [...VIEW_TABLES, ...STREAM_FACT_TABLES])
+    for (const table of [...VIEW_TABLES, ...STREAM_FACT_TABLES.filter((t) => t !== 'raw_events')])
       await tx(`replay.empty_${table}`, `delete from ${table} where store_id = $1`, [storeId]);
   });
+}
+
+/**
+ * After a rebuild's load, the payloads of events it stored no facts for (older than the stream's retention, or
+ * outside the replayed range): the live path takes an event with a stored payload for a duplicate, so such a
+ * payload would keep that event out if it were ever sent again. Returns how many were deleted.
+ */
+export async function dropPayloadsWithoutFacts(db: Db, storeId: string): Promise<number> {
+  const deleted = await db.query<{ n: string }>(
+    'replay.drop_payloads_without_facts',
+    `with d as (
+       delete from raw_events r
+       where r.store_id = $1
+         and not exists (select 1 from event_facts f where f.store_id = r.store_id and f.event_id = r.event_id)
+       returning 1)
+     select count(*) as n from d`,
+    [storeId],
+  );
+  return Number(deleted[0]?.n ?? 0);
 }
 
 export async function replayStore(
@@ -76,11 +103,16 @@ export async function replayStore(
     seconds: 0,
   };
   if (range.rebuild) await emptyStore(db, range.storeId);
-  if (total === 0) return progress;
+  if (total === 0) {
+    if (range.rebuild) progress.payloadsDropped = await dropPayloadsWithoutFacts(db, range.storeId);
+    return progress;
+  }
 
   // A rebuild loads the facts alone and recomputes every view once at the end (each person once, instead
   // of once per batch that touches it); a plain replay maintains the views batch by batch like the daemon.
-  const writer = createBatchWriter(db, createViewMaintainer(logger, { factsOnly: range.rebuild }));
+  const writer = createBatchWriter(db, createViewMaintainer(logger, { factsOnly: range.rebuild }), {
+    payloadsKept: range.rebuild,
+  });
   const consumer = await js.consumers.get(EVENTS_STREAM, {
     filter_subjects: filter,
     ...(range.fromSeq !== undefined
@@ -167,6 +199,7 @@ export async function replayStore(
     throw new Error(`replay: ${progress.failed} messages could not be applied (database unavailable); run it again`);
   }
   if (range.rebuild) {
+    progress.payloadsDropped = await dropPayloadsWithoutFacts(db, range.storeId);
     const t = Date.now();
     await reconcileStore(db, range.storeId, { repair: true });
     progress.recomputeSeconds = (Date.now() - t) / 1000;
