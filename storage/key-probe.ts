@@ -6,7 +6,10 @@
  * (a parameter array is not hashed), which costs rows times keys: measured 232 ms for 4,000 keys against a
  * 5,000-row store, where probing the index once per key takes 7 ms. The form below leaves the planner no such
  * choice: the keys are the outer side of a nested loop and the subquery, fenced by `offset 0` so that it is
- * not merged into a join the planner could reorder, is one index probe per key.
+ * not merged into a join the planner could reorder, is one index probe per key. One choice remains: while the
+ * planner counts the table empty, it may probe through another index on `store_id` alone, reading the store's
+ * range per key; a rebuild, which empties tables, keeps their counts from reading zero (docs/decisions.md,
+ * Operations, "statistics of refilled tables").
  */
 
 export interface KeyProbe {

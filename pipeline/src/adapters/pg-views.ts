@@ -358,13 +358,17 @@ export interface ConversionDiff {
 /**
  * Makes the stored conversions of `personIds` (the recomputed persons and any merged into them) equal to
  * `views`: unchanged conversions (same digest) are left alone; for the others the old credits are deleted
- * and retracted from the rollup delta, and the new ones inserted and added.
+ * and retracted from the rollup delta, and the new ones inserted and added. `cleared`: the transaction deleted
+ * the store's conversions and credits before (a repair), so there is nothing to load or retract; the lookup of
+ * old credits is skipped, whose plan, on a table the planner counts empty after a rebuild, would read every
+ * credit written so far once per chunk (docs/decisions.md, Operations, "statistics of refilled tables").
  */
 export async function writeConversions(
   q: Query,
   storeId: string,
   personIds: readonly string[],
   views: readonly PersonView[],
+  opts: { cleared?: boolean } = {},
 ): Promise<ConversionDiff> {
   const delta = new Map<string, RollupDelta>();
   const adDelta = new Map<string, RollupDelta>();
@@ -390,7 +394,7 @@ export async function writeConversions(
   const gone = [...oldDigest.keys()].filter((k) => !keep.has(k));
   // Old credits of every conversion rewritten or gone are deleted and retracted. Rewritten ones are
   // looked up by key, not by person, so a conversion that sat under another person cannot be counted twice.
-  const retract = [...new Set([...gone, ...fresh.map((f) => convKey(f.view.goal, f.view.key))])];
+  const retract = opts.cleared ? [] : [...new Set([...gone, ...fresh.map((f) => convKey(f.view.goal, f.view.key))])];
   if (retract.length) {
     const removedCredits = await q<CreditDbRow>(
       'views.credits_delete',

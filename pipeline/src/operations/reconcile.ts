@@ -439,7 +439,7 @@ async function repairViews(
         loaded.clientIds,
         views.flatMap((v) => v.sessions),
       );
-      const diff = await writeConversions(q, storeId, [], views);
+      const diff = await writeConversions(q, storeId, [], views, { cleared: true });
       await writeAnalytics(q, storeId, [], contributions, { into: analytics });
       mergeAdDeltas(adRollup, diff.adDelta);
       for (const [k, d] of diff.delta) addSums(rollup, k, d);

@@ -5,7 +5,7 @@
  * first, so the views are recomputed from what the stream holds; the raw payloads are kept rather than deleted
  * and written again (docs/decisions.md, Operations). Replays queue no webhook deliveries.
  */
-import { jetstream, jetstreamManager, DeliverPolicy } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, DeliverPolicy, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { EVENTS_STREAM } from '../../../contracts/src/subjects';
 import { STREAM_FACT_TABLES, VIEW_TABLES } from '../../../storage/schema';
@@ -18,6 +18,7 @@ import type { InboundMessage } from '../stream/inbound-message';
 import { createBatchWriter } from '../adapters/pg-batch-writer';
 import { createViewMaintainer } from '../adapters/pg-view-maintainer';
 import { reconcileStore } from './reconcile';
+import { vacuumEmptiedTables, watchRefilledStatistics } from './refilled-statistics';
 
 export interface ReplayRange {
   storeId: string;
@@ -46,18 +47,29 @@ export interface ReplayProgress {
   recomputeSeconds?: number;
 }
 
+/** What a rebuild empties: the store's views and stream-derived facts but its raw payloads. */
+const EMPTIED_TABLES = [...VIEW_TABLES, ...STREAM_FACT_TABLES.filter((t) => t !== 'raw_events')];
+
 /**
  * Empties a store's views and stream-derived facts for a rebuild, all but its raw payloads: the stream brings the
  * same messages again, so the load stores none (`payloadsKept`) and `dropPayloadsWithoutFacts` then removes those
- * the stream no longer holds.
+ * the stream no longer holds. Returns the rows deleted, by table.
  */
-export async function emptyStore(db: Db, storeId: string): Promise<void> {
+export async function emptyStore(db: Db, storeId: string): Promise<Map<string, number>> {
+  const deleted = new Map<string, number>();
   await db.transaction('replay.empty', async (tx) => {
     // The write lock keeps the live daemon's batches out while the store is emptied.
     await tx('replay.lock', `lock table ${VIEW_TABLES.join(', ')} in exclusive mode`);
-    for (const table of [...VIEW_TABLES, ...STREAM_FACT_TABLES.filter((t) => t !== 'raw_events')])
-      await tx(`replay.empty_${table}`, `delete from ${table} where store_id = $1`, [storeId]);
+    for (const table of EMPTIED_TABLES) {
+      const [row] = await tx<{ n: string }>(
+        `replay.empty_${table}`,
+        `with d as (delete from ${table} where store_id = $1 returning 1) select count(*) as n from d`,
+        [storeId],
+      );
+      deleted.set(table, Number(row?.n ?? 0));
+    }
   });
+  return deleted;
 }
 
 /**
@@ -79,35 +91,20 @@ export async function dropPayloadsWithoutFacts(db: Db, storeId: string): Promise
   return Number(deleted[0]?.n ?? 0);
 }
 
-export async function replayStore(
-  nc: NatsConnection,
+/**
+ * Applies the store's messages of the range through the daemon's batch flow, counting into `progress`; throws when
+ * some could not be applied.
+ */
+async function applyStreamRange(
+  js: JetStreamClient,
   db: Db,
   range: ReplayRange,
+  stream: { filter: string; lastSeq: number; started: number },
   logger: Logger,
+  progress: ReplayProgress,
   onProgress?: (p: ReplayProgress) => void,
-): Promise<ReplayProgress> {
-  const jsm = await jetstreamManager(nc);
-  const js = jetstream(nc);
-  const filter = `ev.*.${range.storeId}.*`;
-  const info = await jsm.streams.info(EVENTS_STREAM, { subjects_filter: filter });
-  const total = Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
-  const lastSeq = range.toSeq ?? info.state.last_seq;
-  const started = Date.now();
-  const progress: ReplayProgress = {
-    processed: 0,
-    total,
-    stored: 0,
-    duplicates: 0,
-    deadLettered: 0,
-    failed: 0,
-    seconds: 0,
-  };
-  if (range.rebuild) await emptyStore(db, range.storeId);
-  if (total === 0) {
-    if (range.rebuild) progress.payloadsDropped = await dropPayloadsWithoutFacts(db, range.storeId);
-    return progress;
-  }
-
+): Promise<void> {
+  const { filter, lastSeq, started } = stream;
   // A rebuild loads the facts alone and recomputes every view once at the end (each person once, instead
   // of once per batch that touches it); a plain replay maintains the views batch by batch like the daemon.
   const writer = createBatchWriter(db, createViewMaintainer(logger, { factsOnly: range.rebuild }), {
@@ -198,11 +195,46 @@ export async function replayStore(
   if (progress.failed > 0) {
     throw new Error(`replay: ${progress.failed} messages could not be applied (database unavailable); run it again`);
   }
-  if (range.rebuild) {
-    progress.payloadsDropped = await dropPayloadsWithoutFacts(db, range.storeId);
-    const t = Date.now();
-    await reconcileStore(db, range.storeId, { repair: true });
-    progress.recomputeSeconds = (Date.now() - t) / 1000;
+}
+
+export async function replayStore(
+  nc: NatsConnection,
+  db: Db,
+  range: ReplayRange,
+  logger: Logger,
+  onProgress?: (p: ReplayProgress) => void,
+): Promise<ReplayProgress> {
+  const jsm = await jetstreamManager(nc);
+  const js = jetstream(nc);
+  const filter = `ev.*.${range.storeId}.*`;
+  const info = await jsm.streams.info(EVENTS_STREAM, { subjects_filter: filter });
+  const total = Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
+  const lastSeq = range.toSeq ?? info.state.last_seq;
+  const started = Date.now();
+  const progress: ReplayProgress = {
+    processed: 0,
+    total,
+    stored: 0,
+    duplicates: 0,
+    deadLettered: 0,
+    failed: 0,
+    seconds: 0,
+  };
+  if (range.rebuild) await vacuumEmptiedTables(db, await emptyStore(db, range.storeId), logger);
+  // Refilled tables' planner counts are kept from reading zero through the load and the repair.
+  const statistics = range.rebuild ? watchRefilledStatistics(db, EMPTIED_TABLES, logger) : undefined;
+  try {
+    if (total > 0) await applyStreamRange(js, db, range, { filter, lastSeq, started }, logger, progress, onProgress);
+    if (range.rebuild) {
+      progress.payloadsDropped = await dropPayloadsWithoutFacts(db, range.storeId);
+      if (total > 0) {
+        const t = Date.now();
+        await reconcileStore(db, range.storeId, { repair: true });
+        progress.recomputeSeconds = (Date.now() - t) / 1000;
+      }
+    }
+  } finally {
+    await statistics?.stop();
   }
   progress.seconds = (Date.now() - started) / 1000;
   logger.info({ ...progress, storeId: range.storeId }, 'replay finished');
