@@ -29,6 +29,8 @@ export interface NewFacts {
   /** Conversion rates per store (currency -> rate to the store currency). */
   rates: Map<string, Map<string, number>>;
   events: RawEventRow[];
+  /** None of `events` has stored facts: the writer looked them up already (`payloadsKept`). */
+  eventsWithoutFacts?: boolean;
   pushes: ChangedPushes;
   clicks: Array<{ storeId: string; click: Extract<DecodedFact, { kind: 'link_click' }>['click'] }>;
 }
@@ -152,8 +154,17 @@ export function createBatchWriter(
       await insertLinkClicks(tx, clicks);
       await insertDeadLetters(tx, dead);
       if (maintainViews)
-        await maintainViews(tx, { stores, rates, events: newEvents, pushes: changed, clicks }, (fn) =>
-          committed.push(fn),
+        await maintainViews(
+          tx,
+          {
+            stores,
+            rates,
+            events: newEvents,
+            eventsWithoutFacts: options.payloadsKept,
+            pushes: changed,
+            clicks,
+          },
+          (fn) => committed.push(fn),
         );
 
       return {

@@ -136,6 +136,16 @@ export async function insertRawEvents(q: Query, rows: readonly RawEventRow[]): P
   return new Set(fresh.map((r) => rawKey(r.storeId, r.event.id)));
 }
 
+/** The ids among `eventIds` whose facts are stored: one index probe per id (docs/decisions.md, Storage). */
+export async function storedEventIds(q: Query, storeId: string, eventIds: readonly string[]): Promise<Set<string>> {
+  const stored = await q<{ event_id: string }>(
+    'facts.events_stored',
+    keyProbeSql({ select: 'event_id', from: 'event_facts', key: 'event_id' }),
+    [storeId, eventIds],
+  );
+  return new Set(stored.map((r) => r.event_id));
+}
+
 /**
  * The events (distinct keys) whose facts are not stored yet: what is new to a writer that stores no raw payload
  * because the store's payloads were kept (replay --rebuild, docs/decisions.md, Operations).
@@ -149,12 +159,11 @@ export async function eventsWithoutFacts(q: Query, rows: readonly RawEventRow[])
   }
   const fresh: RawEventRow[] = [];
   for (const [storeId, list] of byStore) {
-    const stored = await q<{ event_id: string }>(
-      'facts.events_without_facts',
-      keyProbeSql({ select: 'event_id', from: 'event_facts', key: 'event_id' }),
-      [storeId, list.map((r) => r.event.id)],
+    const old = await storedEventIds(
+      q,
+      storeId,
+      list.map((r) => r.event.id),
     );
-    const old = new Set(stored.map((r) => r.event_id));
     for (const r of list) if (!old.has(r.event.id)) fresh.push(r);
   }
   return fresh;

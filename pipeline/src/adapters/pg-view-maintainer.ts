@@ -26,7 +26,7 @@ import { type PersonFacts, type PersonView, recomputePerson, type StoreRules } f
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { MaintainViews, NewFacts } from './pg-batch-writer';
 import type { WebhookCandidate, WebhookEnqueuer } from './identity-event-queue';
-import { copyNewRows, type StoreSettings } from './pg-fact-store';
+import { copyNewRows, storedEventIds, type StoreSettings } from './pg-fact-store';
 import {
   accumulateSpend,
   applyAttributionDelta,
@@ -161,16 +161,23 @@ function splitByStore(facts: NewFacts, hooks: MaintainerHooks): StoreBatch[] {
 
 /**
  * Stores the facts of new events by COPY, like the raw events (docs/decisions.md, Storage): those a lookup
- * finds stored already (their raw events pruned by retention, then replayed) are left out.
+ * finds stored already (their raw events pruned by retention, then replayed) are left out, unless the batch
+ * writer has looked them up itself (`withoutFacts`).
  */
-async function insertEventFacts(q: Query, storeId: string, events: readonly EventFact[]): Promise<void> {
+async function insertEventFacts(
+  q: Query,
+  storeId: string,
+  events: readonly EventFact[],
+  withoutFacts = false,
+): Promise<void> {
   if (events.length === 0) return;
-  const stored = await q<{ event_id: string }>(
-    'facts.events_stored',
-    keyProbeSql({ select: 'event_id', from: 'event_facts', key: 'event_id' }),
-    [storeId, events.map((e) => e.eventId)],
-  );
-  const old = new Set(stored.map((r) => r.event_id));
+  const old = withoutFacts
+    ? new Set<string>()
+    : await storedEventIds(
+        q,
+        storeId,
+        events.map((e) => e.eventId),
+      );
   const lines = events
     .filter((e) => !old.has(e.eventId))
     .map((e) =>
@@ -418,7 +425,7 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
         halfLifeDays: batch.store.halfLifeDays,
       };
 
-      await insertEventFacts(q, storeId, batch.events);
+      await insertEventFacts(q, storeId, batch.events, facts.eventsWithoutFacts);
       await upsertOrderFacts(q, storeId, batch.orders);
       lap('facts');
       if (hooks.factsOnly) {
