@@ -8,8 +8,8 @@
  * choice: the keys are the outer side of a nested loop and the subquery, fenced by `offset 0` so that it is
  * not merged into a join the planner could reorder, is one index probe per key. One choice remains: while the
  * planner counts the table empty, it may probe through another index on `store_id` alone, reading the store's
- * range per key; a rebuild, which empties tables, keeps their counts from reading zero (docs/decisions.md,
- * Operations, "statistics of refilled tables").
+ * range per key; the rebuild and the daemon keep the counts of filling tables from reading zero (docs/decisions.md,
+ * Operations, "planner counts of filling tables").
  */
 
 export interface KeyProbe {

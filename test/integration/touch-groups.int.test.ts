@@ -4,7 +4,6 @@
  * or a converted row and a newly written one of the same group would be two groups. A worker skips recording
  * the groups its own batches committed, and only those.
  */
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrate } from '../../infra/migrate';
 import { createBatchWriter, type MaintainViews } from '../../pipeline/src/adapters/pg-batch-writer';
@@ -14,8 +13,7 @@ import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { silentLogger } from '../../runtime/logger';
 import type { Db } from '../../storage/db';
 import { batchItem, queryThrough } from '../support/batch-items';
-import { testEnv } from '../support/env';
-import { createTestStore, testDb } from '../support/harness';
+import { createTestStore, testDb, withFreshDatabase } from '../support/harness';
 import { pageView } from '../support/journeys';
 
 let db: Db;
@@ -49,73 +47,67 @@ it('gives the same id in TypeScript as touch_group_id() in SQL', async () => {
 });
 
 it('migration 0012 moves the stored web rollups onto group ids without changing a figure', async () => {
-  const name = `touch_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: testEnv.databaseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(testEnv.databaseUrl);
-  url.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
-  try {
-    const before = await migrate(url.toString(), 11);
-    expect(before.at(-1)).toBe('0011_dashboard_key');
-    await client.connect();
-    // Rows as 0010 stored them: two groups of web_daily, span rows of two dimension sets.
-    await client.query(`insert into web_daily values
+  await withFreshDatabase('touch', async (url) => {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      const before = await migrate(url, 11);
+      expect(before.at(-1)).toBe('0011_dashboard_key');
+      await client.connect();
+      // Rows as 0010 stored them: two groups of web_daily, span rows of two dimension sets.
+      await client.query(`insert into web_daily values
       ('st_a', '2026-03-01', 'paid_social', 'facebook', 'paid_social', 'spring', '/', 3, 9, 2, 1),
       ('st_a', '2026-03-02', 'organic', 'google', 'organic', '', '/products/tee', 1, 4, 1, 0),
       ('st_b', '2026-03-01', 'paid_social', 'facebook', 'paid_social', 'spring', '/', 5, 5, 5, 5)`);
-    await client.query(`insert into web_users values
+      await client.query(`insert into web_users values
       ('st_a', 1, '2026-03-01', 'paid_social', '', '', '', '', '-infinity', 2, 1, 1, 0, 0, 0),
       ('st_a', 1, '2026-03-02', 'paid_social', '', '', '', '', '2026-03-01', 1, 1, 0, 0, 0, 0),
       ('st_a', 0, '2026-03-01', '', '', '', '', '', '-infinity', 3, 2, 1, 1, 1, 1)`);
-    expect(await migrate(url.toString(), 1)).toEqual(['0012_touch_groups']);
+      expect(await migrate(url, 1)).toEqual(['0012_touch_groups']);
 
-    const daily = await client.query<Record<string, string | number>>(
-      `select d.store_id, to_char(day, 'YYYY-MM-DD') as day, channel, source, medium, campaign, landing_page,
+      const daily = await client.query<Record<string, string | number>>(
+        `select d.store_id, to_char(day, 'YYYY-MM-DD') as day, channel, source, medium, campaign, landing_page,
               sessions::int, events::int, engaged_sessions::int, new_users::int
        from web_daily d join touch_groups g using (store_id, group_id) order by 1, 2`,
-    );
-    expect(daily.rows.map((r) => Object.values(r))).toEqual([
-      ['st_a', '2026-03-01', 'paid_social', 'facebook', 'paid_social', 'spring', '/', 3, 9, 2, 1],
-      ['st_a', '2026-03-02', 'organic', 'google', 'organic', '', '/products/tee', 1, 4, 1, 0],
-      ['st_b', '2026-03-01', 'paid_social', 'facebook', 'paid_social', 'spring', '/', 5, 5, 5, 5],
-    ]);
-    const users = await client.query<{
-      dims: number;
-      day: string;
-      channel: string;
-      prev: string;
-      users: number;
-      purchase_users: number;
-      id: string;
-    }>(
-      `select dims, to_char(day, 'YYYY-MM-DD') as day, channel, prev_day::text as prev, users, purchase_users,
+      );
+      expect(daily.rows.map((r) => Object.values(r))).toEqual([
+        ['st_a', '2026-03-01', 'paid_social', 'facebook', 'paid_social', 'spring', '/', 3, 9, 2, 1],
+        ['st_a', '2026-03-02', 'organic', 'google', 'organic', '', '/products/tee', 1, 4, 1, 0],
+        ['st_b', '2026-03-01', 'paid_social', 'facebook', 'paid_social', 'spring', '/', 5, 5, 5, 5],
+      ]);
+      const users = await client.query<{
+        dims: number;
+        day: string;
+        channel: string;
+        prev: string;
+        users: number;
+        purchase_users: number;
+        id: string;
+      }>(
+        `select dims, to_char(day, 'YYYY-MM-DD') as day, channel, prev_day::text as prev, users, purchase_users,
               group_id::text as id
        from web_users u join touch_groups g using (store_id, group_id) order by 1, 2`,
-    );
-    expect(users.rows.map((r) => [r.dims, r.day, r.channel, r.prev, r.users, r.purchase_users])).toEqual([
-      [0, '2026-03-01', '', '-infinity', 3, 1],
-      [1, '2026-03-01', 'paid_social', '-infinity', 2, 0],
-      [1, '2026-03-02', 'paid_social', '2026-03-01', 1, 0],
-    ]);
-    // The ids the pipeline will compute for the same groups.
-    expect(users.rows[1]!.id).toBe(touchGroupId(['paid_social', '', '', '', '']));
-    expect(users.rows[0]!.id).toBe(touchGroupId(['', '', '', '', '']));
-    const indexes = await client.query<{ indexname: string }>(
-      "select indexname from pg_indexes where tablename in ('web_daily', 'web_users') order by 1",
-    );
-    expect(indexes.rows.map((r) => r.indexname)).toEqual(['web_daily_pkey', 'web_users_pkey']);
-    const groups = await client.query('select store_id, count(*)::int as n from touch_groups group by 1 order by 1');
-    expect(groups.rows).toEqual([
-      { store_id: 'st_a', n: 4 },
-      { store_id: 'st_b', n: 1 },
-    ]);
-  } finally {
-    await client.end().catch(() => undefined);
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
+      );
+      expect(users.rows.map((r) => [r.dims, r.day, r.channel, r.prev, r.users, r.purchase_users])).toEqual([
+        [0, '2026-03-01', '', '-infinity', 3, 1],
+        [1, '2026-03-01', 'paid_social', '-infinity', 2, 0],
+        [1, '2026-03-02', 'paid_social', '2026-03-01', 1, 0],
+      ]);
+      // The ids the pipeline will compute for the same groups.
+      expect(users.rows[1]!.id).toBe(touchGroupId(['paid_social', '', '', '', '']));
+      expect(users.rows[0]!.id).toBe(touchGroupId(['', '', '', '', '']));
+      const indexes = await client.query<{ indexname: string }>(
+        "select indexname from pg_indexes where tablename in ('web_daily', 'web_users') order by 1",
+      );
+      expect(indexes.rows.map((r) => r.indexname)).toEqual(['web_daily_pkey', 'web_users_pkey']);
+      const groups = await client.query('select store_id, count(*)::int as n from touch_groups group by 1 order by 1');
+      expect(groups.rows).toEqual([
+        { store_id: 'st_a', n: 4 },
+        { store_id: 'st_b', n: 1 },
+      ]);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  });
 });
 
 it('a worker records each touch group until one of its batches commits it, and never after a rollback', async () => {

@@ -2,6 +2,8 @@
  * Integration-test harness: stores, the API and the pipeline started in-process against the real
  * nats-server and PostgreSQL of globalSetup, and polling helpers.
  */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { createDb, type Db } from '../../storage/db';
 import { silentLogger } from '../../runtime/logger';
 import { createStore, type StoreCredentials, type StoreRecord } from '../../storage/store-registry';
@@ -62,6 +64,22 @@ export async function startTestPipeline(
     maintainViews: standardMaintainer(silentLogger()),
     ...deps,
   });
+}
+
+/** Runs `fn` with the URL of a new, empty database of the test server (`prefix_<random>`), dropped afterwards. */
+export async function withFreshDatabase<T>(prefix: string, fn: (url: string) => Promise<T>): Promise<T> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: testEnv.databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+    const url = new URL(testEnv.databaseUrl);
+    url.pathname = `/${name}`;
+    return await fn(url.toString());
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
 }
 
 /** Polls until `fn` returns a value accepted by `until`, or throws after the timeout with the last value. */

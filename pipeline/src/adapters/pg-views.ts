@@ -361,7 +361,7 @@ export interface ConversionDiff {
  * and retracted from the rollup delta, and the new ones inserted and added. `cleared`: the transaction deleted
  * the store's conversions and credits before (a repair), so there is nothing to load or retract; the lookup of
  * old credits is skipped, whose plan, on a table the planner counts empty after a rebuild, would read every
- * credit written so far once per chunk (docs/decisions.md, Operations, "statistics of refilled tables").
+ * credit written so far once per chunk (docs/decisions.md, Operations, "planner counts of filling tables").
  */
 export async function writeConversions(
   q: Query,

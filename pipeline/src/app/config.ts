@@ -52,6 +52,8 @@ const schema = z
     JOB_HOUSEKEEPING_CRON: envCron('51 4 * * *'),
     DEAD_LETTER_RETENTION_DAYS: int(30),
     PIPELINE_READY_MAX_PENDING: int(1_000_000, 1),
+    /** How often the planner counts of filling tables are checked (docs/decisions.md, Operations; 0 = never). */
+    PIPELINE_PLANNER_COUNT_CHECK_MS: int(1000),
     /** Fault injection for tests: SIGKILL the process after this many commits, before their acks (0 = off). */
     PIPELINE_FAULT_KILL_AFTER_COMMITS: int(0),
   })
@@ -81,6 +83,7 @@ const schema = z
       nice: env.PIPELINE_NICE,
       faultKillAfterCommits: env.PIPELINE_FAULT_KILL_AFTER_COMMITS,
       readyMaxPending: env.PIPELINE_READY_MAX_PENDING,
+      plannerCountCheckMs: env.PIPELINE_PLANNER_COUNT_CHECK_MS,
       jobs: {
         enabled: env.PIPELINE_JOBS === 'on',
         reconcileCron: env.JOB_RECONCILE_CRON,

@@ -18,6 +18,8 @@ import { startHealthServer } from '../../../runtime/health-server';
 import { startJobs } from '../jobs/scheduler';
 import { standardJobs } from './standard-jobs';
 import { createPipelineMetrics, type PipelineMetrics } from './metrics';
+import { watchPlannerCounts } from '../adapters/planner-counts';
+import { STREAM_FACT_TABLES, VIEW_TABLES } from '../../../storage/schema';
 
 export interface RunningPipeline {
   metrics: PipelineMetrics;
@@ -130,6 +132,20 @@ export async function startPipeline(
   const pendingTimer = setInterval(() => void refreshPending().catch(() => undefined), 5000);
   pendingTimer.unref();
 
+  // A count taken while a table was nearly empty (autovacuum's first visit to a new installation) would make the
+  // batch's keyed lookups read the store's whole range per key until a later count (docs/decisions.md, Operations).
+  // Only small counts are taken again: from a thousand rows on, autovacuum's counts keep the plans right.
+  const plannerCounts =
+    config.plannerCountCheckMs > 0
+      ? watchPlannerCounts(db, [...STREAM_FACT_TABLES, ...VIEW_TABLES], logger, {
+          everyMs: config.plannerCountCheckMs,
+          countsBelow: 1000,
+          onAnalyzed: (tables) => {
+            for (const table of tables) metrics.plannerCountAnalyzes.inc({ table });
+          },
+        })
+      : null;
+
   const jobs =
     config.jobs.enabled && !deps.withoutJobs
       ? startJobs(db, standardJobs(db, config, logger, metrics), logger, (name, ok) =>
@@ -169,6 +185,7 @@ export async function startPipeline(
       await Promise.race([Promise.all([done.catch(() => undefined), jobs?.stop()]), delay(config.shutdownTimeoutMs)]);
       subscription.unsubscribe();
       clearInterval(pendingTimer);
+      await plannerCounts?.stop();
       await nc.drain().catch(() => undefined);
       await db.close().catch(() => undefined);
       await new Promise<void>((resolve) => (healthServer ? healthServer.close(() => resolve()) : resolve()));

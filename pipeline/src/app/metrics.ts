@@ -90,6 +90,12 @@ export function createPipelineMetrics() {
       help: 'Raw event payloads deleted by retention',
       registers: [registry],
     }),
+    plannerCountAnalyzes: new Counter({
+      name: 'pipeline_planner_count_analyzes_total',
+      help: 'ANALYZEs of tables whose live rows outgrew the planner count tenfold, by table',
+      labelNames: ['table'] as const,
+      registers: [registry],
+    }),
     dbQuery: new Histogram({
       name: 'pipeline_db_query_duration_seconds',
       help: 'PostgreSQL query time by tag',

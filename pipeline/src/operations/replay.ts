@@ -18,7 +18,7 @@ import type { InboundMessage } from '../stream/inbound-message';
 import { createBatchWriter } from '../adapters/pg-batch-writer';
 import { createViewMaintainer } from '../adapters/pg-view-maintainer';
 import { reconcileStore } from './reconcile';
-import { vacuumEmptiedTables, watchRefilledStatistics } from './refilled-statistics';
+import { vacuumEmptiedTables, watchPlannerCounts } from '../adapters/planner-counts';
 
 export interface ReplayRange {
   storeId: string;
@@ -222,7 +222,7 @@ export async function replayStore(
   };
   if (range.rebuild) await vacuumEmptiedTables(db, await emptyStore(db, range.storeId), logger);
   // Refilled tables' planner counts are kept from reading zero through the load and the repair.
-  const statistics = range.rebuild ? watchRefilledStatistics(db, EMPTIED_TABLES, logger) : undefined;
+  const statistics = range.rebuild ? watchPlannerCounts(db, EMPTIED_TABLES, logger, { everyMs: 250 }) : undefined;
   try {
     if (total > 0) await applyStreamRange(js, db, range, { filter, lastSeq, started }, logger, progress, onProgress);
     if (range.rebuild) {

@@ -1,31 +1,38 @@
 /**
- * Planner statistics of the tables a rebuild empties and fills again (docs/decisions.md, Operations, "statistics
- * of refilled tables"). The batch's keyed lookups run with generic plans. When ANALYZE or VACUUM counted a table
- * right after the rebuild emptied it, the planner believes it holds no row and looks each key up through another
- * index on `store_id` alone, reading the store's whole range once per key, dead index entries of the emptied
- * rows included. Autovacuum corrects the count only at its next visit, up to a minute later, and meanwhile each
- * batch of the load is slower than the last (a 100k-event rebuild took 86 to 105 s instead of 20).
+ * The planner's counts of tables that fill faster than autovacuum counts them (docs/decisions.md, Operations,
+ * "planner counts of filling tables"). The batch's keyed lookups run with generic plans. When ANALYZE or VACUUM
+ * counted a table while it was empty (a rebuild had just emptied it, or a new installation's daemon had not
+ * committed yet), the planner believes it holds no row and looks each key up through another index on `store_id`
+ * alone, reading the store's whole range once per key. Autovacuum corrects the count only at a later visit, and
+ * meanwhile each batch is slower than the last (a 100k-event rebuild took 86 to 105 s instead of 20; a new
+ * installation's daemon fell from about 4,400 to 540-920 events/s).
  *
- * So the rebuild vacuums the tables it emptied where the store held most of the rows (no dead entries left to
- * read, and autovacuum has nothing left to do), and a watcher then analyzes each table whose live rows outgrow
- * the planner's count tenfold: a few ANALYZEs of small tables per rebuild, none where other stores' rows keep the
- * count large.
+ * So a rebuild vacuums the tables it emptied where the store held most of the rows (no dead entries left to read,
+ * and autovacuum has nothing left to do), and a watcher, in the rebuild and in the daemon, analyzes each table
+ * whose live rows outgrow the planner's count tenfold (the daemon's only while that count is under a thousand
+ * rows): a few ANALYZEs of small tables while they fill, none where the count holds.
  */
 import type { Db } from '../../../storage/db';
 import type { Logger } from '../../../runtime/logger';
 
-export interface RefilledStatistics {
+export interface PlannerCountWatch {
   /** One check now (and the ANALYZE it calls for). */
   check(): Promise<void>;
   /** Stops the interval and waits for a check in progress. */
   stop(): Promise<void>;
 }
 
-/** Tables whose live rows (at least `minRows`) exceed ten times what the planner counts. */
+/**
+ * Tables whose live rows (at least $2) exceed ten times what the planner counts, where that count is under $3 (if
+ * given), of those this role may analyze (their owner's; PostgreSQL would only warn and skip the others, every
+ * check).
+ */
 export const STALE_COUNTS_SQL = `select s.relname as table
   from pg_stat_user_tables s join pg_class c on c.oid = s.relid
   where s.relname = any($1::text[]) and s.schemaname = current_schema()
-    and s.n_live_tup >= $2 and s.n_live_tup > 10 * greatest(c.reltuples, 0)`;
+    and s.n_live_tup >= $2 and s.n_live_tup > 10 * greatest(c.reltuples, 0)
+    and ($3::float8 is null or c.reltuples < $3)
+    and pg_has_role(c.relowner, 'USAGE')`;
 
 /**
  * VACUUM (ANALYZE) of the tables where the rows just deleted (`deleted`, by table) were at least half of what the
@@ -52,28 +59,39 @@ export async function vacuumEmptiedTables(db: Db, deleted: ReadonlyMap<string, n
   }
 }
 
-export function watchRefilledStatistics(
+export function watchPlannerCounts(
   db: Db,
   tables: readonly string[],
   logger: Logger,
-  opts: { everyMs?: number; minRows?: number } = {},
-): RefilledStatistics {
+  opts: {
+    everyMs: number;
+    /** Live rows below which a table is left alone. */
+    minRows?: number;
+    /** Only tables the planner counts below this (any count when absent). */
+    countsBelow?: number;
+    onAnalyzed?: (tables: readonly string[]) => void;
+  },
+): PlannerCountWatch {
   const minRows = opts.minRows ?? 100;
   let running: Promise<void> | null = null;
   const check = async (): Promise<void> => {
-    const stale = await db.query<{ table: string }>('statistics.stale_counts', STALE_COUNTS_SQL, [tables, minRows]);
+    const stale = await db.query<{ table: string }>('statistics.stale_counts', STALE_COUNTS_SQL, [
+      tables,
+      minRows,
+      opts.countsBelow ?? null,
+    ]);
     if (stale.length === 0) return;
     const names = stale.map((r) => r.table);
     await db.query('statistics.analyze', `analyze ${names.map((n) => `"${n}"`).join(', ')}`);
-    logger.info({ tables: names }, 'analyzed refilled tables');
+    logger.info({ tables: names }, 'analyzed tables that outgrew their planner counts');
+    opts.onAnalyzed?.(names);
   };
-  // One check at a time; a failed one is only logged: the rebuild's results do not depend on it, and the next
-  // interval tries again.
+  // One check at a time; a failed one is only logged: no result depends on it, and the next interval tries again.
   const guarded = (): Promise<void> =>
     (running ??= check()
       .catch((err: unknown) => logger.warn({ err }, 'statistics check failed'))
       .finally(() => (running = null)));
-  const timer = setInterval(() => void guarded(), opts.everyMs ?? 250);
+  const timer = setInterval(() => void guarded(), opts.everyMs);
   timer.unref();
   return {
     check: guarded,
