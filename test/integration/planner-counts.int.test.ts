@@ -9,6 +9,8 @@
  * the facts table once its batches have filled it.
  */
 import { migrate } from '../../infra/migrate';
+import type { RunningApi } from '../../query-api/src/app/api';
+import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { randomBytes } from 'node:crypto';
 import { createDb, type Db } from '../../storage/db';
 import { silentLogger } from '../../runtime/logger';
@@ -205,8 +207,8 @@ it('the daemon takes the count of a facts table that was counted empty once its 
   await withFreshDatabase('planner', async (url) => {
     const fresh = createDb({ connectionString: url, service: 'test', max: 2 });
     const env = { DATABASE_URL: url };
-    let api: Awaited<ReturnType<typeof startTestApi>> | undefined;
-    let pipeline: Awaited<ReturnType<typeof startTestPipeline>> | undefined;
+    let api: RunningApi | undefined;
+    let pipeline: RunningPipeline | undefined;
     try {
       await migrate(url);
       await fresh.query('test.autovacuum_off', 'alter table event_facts set (autovacuum_enabled = false)');

@@ -27,7 +27,7 @@ export interface PlannerCountWatch {
  * given), of those this role may analyze (their owner's; PostgreSQL would only warn and skip the others, every
  * check).
  */
-export const STALE_COUNTS_SQL = `select s.relname as table
+const STALE_COUNTS_SQL = `select s.relname as table
   from pg_stat_user_tables s join pg_class c on c.oid = s.relid
   where s.relname = any($1::text[]) and s.schemaname = current_schema()
     and s.n_live_tup >= $2 and s.n_live_tup > 10 * greatest(c.reltuples, 0)
