@@ -4,7 +4,7 @@
  *   every event stored once and the views equal the reconciliation's recomputation (zero drift);
  * - `npm run replay -- --rebuild` of the demo stream gives views and event facts identical to the live run's,
  *   keeps the raw payloads as they were and prints its rate; a plain replay beside the live daemon changes no
- *   figure;
+ *   figure, and ends at the store's last message instead of waiting for a short fetch to expire;
  * - `npm run replay -- --file` publishes an NDJSON file into the stream, de-duplicated by event id.
  */
 import { execFile } from 'node:child_process';
@@ -13,7 +13,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
+import { connect } from '@nats-io/transport-node';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
+import { replayStore } from '../../pipeline/src/operations/replay';
+import { createLogger } from '../../runtime/logger';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { planDemo } from '../../scripts/demo/generate';
 import { pushDemo } from '../../scripts/demo/push';
@@ -164,6 +167,29 @@ describe('replay', () => {
     expect(summary.processed).toBeGreaterThan(3000);
     expect(await views(shop.store.store_id)).toEqual(before);
   });
+
+  it("ends at the store's last message without waiting for a short fetch to expire", async () => {
+    // Fetches of 1,000 leave the last one short; with a minute's expiry, waiting for it would take a minute. The
+    // stream's last message is another store's, so the replay must see that nothing more is pending for this one.
+    const other = await createTestStore(db);
+    await pushDemo({ apiUrl: api.url, ingestKey: other.credentials.ingest_key, stream: plan(50, 3) });
+    const nc = await connect({ servers: testEnv.natsUrl });
+    try {
+      const before = await views(shop.store.store_id);
+      const replayed = await replayStore(
+        nc,
+        db,
+        { storeId: shop.store.store_id, batchSize: 1000, fetchExpiresMs: 60_000 },
+        createLogger('replay', 'warn'),
+      );
+      expect(replayed.total % 1000).not.toBe(0);
+      expect(replayed.processed).toBe(replayed.total);
+      expect(replayed.seconds).toBeLessThan(30);
+      expect(await views(shop.store.store_id)).toEqual(before);
+    } finally {
+      await nc.close();
+    }
+  }, 90_000);
 
   it('rebuilds views identical to the live run and prints its rate', async () => {
     const id = shop.store.store_id;

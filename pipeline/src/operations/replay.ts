@@ -30,6 +30,8 @@ export interface ReplayRange {
   toTime?: number;
   rebuild?: boolean;
   batchSize?: number;
+  /** How long one fetch waits for the messages it asked for (default 2 s); the replay never waits for it to expire. */
+  fetchExpiresMs?: number;
 }
 
 export interface ReplayProgress {
@@ -134,7 +136,7 @@ async function applyStreamRange(
     let stopped = false;
     const pull = async (): Promise<void> => {
       for (let done = false; !done && !stopped;) {
-        const messages = await consumer.fetch({ max_messages: batchSize, expires: 2000 });
+        const messages = await consumer.fetch({ max_messages: batchSize, expires: range.fetchExpiresMs ?? 2000 });
         let received = 0;
         for await (const m of messages) {
           received++;
@@ -145,8 +147,13 @@ async function applyStreamRange(
           }
           pending++;
           subscriber.next(inbound);
-          if (inbound.seq === lastSeq) done = true;
           while (pending >= maxPending && !stopped) await new Promise<void>((r) => (resume = r));
+          // The range's last message, or the last the stream holds for the store (nothing more pending): a fetch
+          // short of its count would otherwise idle the replay until it expires.
+          if (inbound.seq === lastSeq || m.info.pending === 0) {
+            done = true;
+            break;
+          }
         }
         if (received === 0) done = true;
       }
