@@ -46,6 +46,17 @@ describe('parseLandingUrl', () => {
   it('ignores parameters in the fragment', () => {
     expect(parseLandingUrl('https://s.example.com/#utm_source=google')?.params.size).toBe(0);
   });
+
+  it('parses a URL read again once, for as long as it is among the last 10,000, into a frozen result', () => {
+    const href = 'https://s.example.com/landing?utm_source=kept';
+    const first = parseLandingUrl(href);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(parseLandingUrl(href)).toBe(first);
+    for (let i = 0; i < 10_000; i++) parseLandingUrl(`https://s.example.com/p${i}`);
+    const again = parseLandingUrl(href);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+  });
 });
 
 describe('getParam', () => {

@@ -1,17 +1,26 @@
 /**
  * Landing-URL parsing for touchpoint derivation (docs/product.md, Sessions and touchpoints: UTMs and click ids only
- * live in the landing URL's query string). Pure: uses the WHATWG `URL` global, which does no I/O.
+ * live in the landing URL's query string). Pure: uses the WHATWG `URL` global, which does no I/O, and remembers
+ * the answers it gave last (a memo: the same input gets an equal answer, never a changed one).
  */
 
-/** A landing URL reduced to what touchpoint derivation needs. */
+/** A landing URL reduced to what touchpoint derivation needs; shared between callers, so never changed. */
 export interface ParsedLandingUrl {
   /** Host name, lower-case, without port and without a leading `www.`. */
-  host: string;
+  readonly host: string;
   /** Path without query or fragment (still percent-encoded as in the URL); `/` when empty. */
-  path: string;
+  readonly path: string;
   /** Query parameters: the first value of each key, keys exactly as given. Look up with {@link getParam}. */
-  params: ReadonlyMap<string, string>;
+  readonly params: ReadonlyMap<string, string>;
 }
+
+/**
+ * The URLs parsed last, with their results. Recomputing a person reads each of its page URLs three times (the
+ * store's own hosts, the session's touchpoint, the tracking-link codes), and the next batch that touches the
+ * person reads them again; `new URL` is the costly part. Bounded: the oldest entry goes first.
+ */
+const parsedUrls = new Map<string, ParsedLandingUrl | null>();
+const PARSED_URLS_KEPT = 10_000;
 
 /**
  * Parses an absolute URL (any scheme with a host, in practice http/https). Returns `null` for an empty,
@@ -19,13 +28,22 @@ export interface ParsedLandingUrl {
  * Only the query string is read for parameters; a fragment (`#utm_source=...`) is ignored.
  */
 export function parseLandingUrl(href: string): ParsedLandingUrl | null {
+  const kept = parsedUrls.get(href);
+  if (kept !== undefined) return kept;
+  const parsed = parseUncached(href);
+  if (parsedUrls.size >= PARSED_URLS_KEPT) parsedUrls.delete(parsedUrls.keys().next().value!);
+  parsedUrls.set(href, parsed);
+  return parsed;
+}
+
+function parseUncached(href: string): ParsedLandingUrl | null {
   const url = parseAbsoluteUrl(href);
   if (url === null) return null;
   const params = new Map<string, string>();
   for (const [key, value] of url.searchParams) {
     if (!params.has(key)) params.set(key, value);
   }
-  return { host: normalizeHost(url.hostname), path: url.pathname === '' ? '/' : url.pathname, params };
+  return Object.freeze({ host: normalizeHost(url.hostname), path: url.pathname === '' ? '/' : url.pathname, params });
 }
 
 /**
