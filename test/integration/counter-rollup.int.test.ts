@@ -1,7 +1,8 @@
 /**
  * The one rollup delta statement every counter rollup goes through: sums add up, a group brought back to zero
  * is deleted (as a recomputation would not have it), other stores are untouched, and `-infinity` days (the
- * "no previous day" of a span) round-trip. On a temporary table of the same shape as the rollups.
+ * "no previous day" of a span) round-trip; into a table a repair cleared, the rows are copied, the same as the
+ * upsert writes them. On a temporary table of the same shape as the rollups.
  */
 import { applyCounterDelta, type CounterTable } from '../../pipeline/src/adapters/pg-counter-rollup';
 import type { Db, Query } from '../../storage/db';
@@ -26,6 +27,15 @@ const SHAPE: CounterTable = {
   ],
 };
 
+/** The rollup of SHAPE as a temporary table, gone when the test's transaction ends. */
+async function createTable(tx: Query): Promise<void> {
+  await tx(
+    'test.create',
+    `create temp table counter_test (store_id text, day date, channel text, prev_day date, users integer,
+       value_micros bigint, primary key (store_id, day, channel, prev_day)) on commit drop`,
+  );
+}
+
 async function rows(tx: Query): Promise<string[]> {
   const all = await tx<{ store_id: string; day: string; channel: string; prev_day: string; users: number; v: string }>(
     'test.rows',
@@ -37,11 +47,7 @@ async function rows(tx: Query): Promise<string[]> {
 
 it('adds deltas, deletes the groups brought to zero and keeps to the store', async () => {
   await db.transaction('test.counter', async (tx) => {
-    await tx(
-      'test.create',
-      `create temp table counter_test (store_id text, day date, channel text, prev_day date, users integer,
-         value_micros bigint, primary key (store_id, day, channel, prev_day)) on commit drop`,
-    );
+    await createTable(tx);
     await applyCounterDelta(tx, 'st_a', SHAPE, [
       { key: ['2026-03-01', 'paid', '-infinity'], values: [2, 5_000_000] },
       { key: ['2026-03-02', 'email', '2026-03-01'], values: [1, 0] },
@@ -60,5 +66,24 @@ it('adds deltas, deletes the groups brought to zero and keeps to the store', asy
       { key: ['2026-03-02', 'email', '2026-03-01'], values: [-1, 0] },
     ]);
     expect(await rows(tx)).toEqual(['st_a|2026-03-01|paid|-infinity|1|3000000', 'st_b|2026-03-01|paid|-infinity|7|1']);
+  });
+});
+
+it('copies into a cleared table the same rows the upsert writes, escaped text and zero rows included', async () => {
+  await db.transaction('test.counter_cleared', async (tx) => {
+    await createTable(tx);
+    const delta = [
+      { key: ['2026-03-02', 'tab\there, back\\slash\nnewline', '2026-03-01'], values: [3, 9_007_199_254_740_991] },
+      { key: ['2026-03-01', 'paid', '-infinity'], values: [2, -5] },
+      { key: ['2026-03-03', 'direct', '-infinity'], values: [0, 0] },
+    ];
+    await applyCounterDelta(tx, 'st_added', SHAPE, delta);
+    await applyCounterDelta(tx, 'st_copied', SHAPE, delta, { cleared: true });
+    const all = await rows(tx);
+    const [added, copied] = ['st_added|', 'st_copied|'].map((prefix) =>
+      all.filter((r) => r.startsWith(prefix)).map((r) => r.slice(prefix.length)),
+    );
+    expect(copied).toHaveLength(2);
+    expect(copied).toEqual(added);
   });
 });

@@ -8,6 +8,7 @@ import { AD_ROLLUP_DIMS, type AdRollupSums } from '../domain/ad-rollup';
 import { isZeroSums } from '../domain/credit-sums';
 import {
   applyCounterDelta,
+  type CounterWriteOptions,
   CREDIT_SUM_COLUMNS,
   type CounterTable,
   creditSumValues,
@@ -25,12 +26,14 @@ export async function applyAdRollupDelta(
   q: Query,
   storeId: string,
   delta: ReadonlyMap<string, AdRollupSums>,
+  opts: CounterWriteOptions = {},
 ): Promise<void> {
   await applyCounterDelta(
     q,
     storeId,
     ATTRIBUTION_BY_AD,
     [...delta].map(([k, d]) => ({ key: k.split('\u0000'), values: creditSumValues(d) })),
+    opts,
   );
 }
 

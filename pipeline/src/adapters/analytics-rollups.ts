@@ -24,6 +24,7 @@ import type { StorefrontEvent } from '../../../contracts/src/events';
 import { TOUCH_GROUP_DIMENSIONS, touchGroupId } from './touch-group-id';
 import {
   applyCounterDelta,
+  type CounterWriteOptions,
   type CounterColumn,
   type CounterRow,
   type CounterTable,
@@ -460,20 +461,30 @@ function rollupWriteOf(storeId: string, delta: AnalyticsDelta, memory?: TouchGro
  * Writes a delta to the rollups. The touch groups it names are recorded first, in id order and before any
  * rollup row is written, so two batches naming the same new group wait for each other only there.
  */
-async function writeRollups(q: Query, storeId: string, w: RollupWrite, memory?: TouchGroupMemory): Promise<void> {
+async function writeRollups(
+  q: Query,
+  storeId: string,
+  w: RollupWrite,
+  memory?: TouchGroupMemory,
+  opts: CounterWriteOptions = {},
+): Promise<void> {
   await recordTouchGroups(q, storeId, w.groups);
   if (memory && w.groups.size) memory.afterCommit(() => memory.committed.add(storeId, [...w.groups.keys()]));
-  for (const { shape, rows } of w.rollups) await applyCounterDelta(q, storeId, shape, rows);
+  for (const { shape, rows } of w.rollups) await applyCounterDelta(q, storeId, shape, rows, opts);
 }
 
-/** Applies the delta to the rollups (but for the touch groups `memory` knows to be recorded). */
+/**
+ * Applies the delta to the rollups (but for the touch groups `memory` knows to be recorded); `cleared` when the
+ * store has no rollup rows (a repair).
+ */
 export async function applyAnalyticsDelta(
   q: Query,
   storeId: string,
   delta: AnalyticsDelta,
   memory?: TouchGroupMemory,
+  opts: CounterWriteOptions = {},
 ): Promise<void> {
-  await writeRollups(q, storeId, rollupWriteOf(storeId, delta, memory), memory);
+  await writeRollups(q, storeId, rollupWriteOf(storeId, delta, memory), memory, opts);
 }
 
 async function recordTouchGroups(q: Query, storeId: string, groups: Map<string, readonly string[]>): Promise<void> {

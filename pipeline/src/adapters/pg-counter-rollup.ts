@@ -6,6 +6,7 @@
  */
 import type { Query } from '../../../storage/db';
 import type { CreditSums } from '../domain/credit-sums';
+import { copyData, copyLine } from '../../../storage/pg-copy-text';
 
 export type CounterColumnType = 'date' | 'text' | 'smallint' | 'integer' | 'bigint';
 
@@ -52,15 +53,22 @@ const unnestOf = (cols: readonly CounterColumn[], first: number): string =>
 
 const keyText = (key: CounterRow['key']): string => key.join('\u0000');
 
+/** How a delta meets the table: `cleared` when the store has no rows there (a repair emptied it first). */
+export interface CounterWriteOptions {
+  cleared?: boolean;
+}
+
 /**
  * Adds `rows` to `shape.table` for `storeId`. Rows whose values are all zero are skipped; the rest are applied
- * in key order, so concurrent workers lock rollup rows in one order.
+ * in key order, so concurrent workers lock rollup rows in one order. Into a `cleared` table the rows are copied
+ * instead: there is nothing to add them to, and COPY costs about half of the upsert.
  */
 export async function applyCounterDelta(
   q: Query,
   storeId: string,
   shape: CounterTable,
   rows: readonly CounterRow[],
+  opts: CounterWriteOptions = {},
 ): Promise<void> {
   const entries = rows
     .filter((r) => r.values.some((v) => v !== 0))
@@ -68,6 +76,10 @@ export async function applyCounterDelta(
     .sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0))
     .map((e) => e.row);
   if (entries.length === 0) return;
+  if (opts.cleared) {
+    await copyCounterRows(q, storeId, shape, entries);
+    return;
+  }
   const cols = [...shape.keys, ...shape.values];
   const args: unknown[] = [
     storeId,
@@ -95,5 +107,20 @@ export async function applyCounterDelta(
     `delete from ${shape.table} a using ${unnestOf(shape.keys, 2)}
      where a.store_id = $1 and ${keyNames.map((n) => `a.${n} = t.${n}`).join(' and ')}`,
     [storeId, ...shape.keys.map((c) => zero.map((z) => z[c.name]))],
+  );
+}
+
+/** Copies rows (in key order, which keeps the index inserts local) into a table where the store has none. */
+async function copyCounterRows(
+  q: Query,
+  storeId: string,
+  shape: CounterTable,
+  rows: readonly CounterRow[],
+): Promise<void> {
+  const cols = [...shape.keys, ...shape.values].map((c) => c.name);
+  await q.copyFrom(
+    `views.${shape.table}_copy`,
+    `copy ${shape.table} (store_id, ${cols.join(', ')}) from stdin`,
+    copyData(rows.map((r) => copyLine([storeId, ...r.key, ...r.values]))),
   );
 }

@@ -33,6 +33,7 @@ import { addSums, type CreditSums } from '../domain/credit-sums';
 import { lockNames } from './pg-advisory-locks';
 import {
   applyCounterDelta,
+  type CounterWriteOptions,
   CREDIT_SUM_COLUMNS,
   type CounterRow,
   type CounterTable,
@@ -532,9 +533,14 @@ const rollupRows = (delta: Map<string, RollupDelta>, dropLandingPage: boolean): 
   });
 
 /** Applies a credit delta to both attribution rollups (with and without the landing page). */
-export async function applyAttributionDelta(q: Query, storeId: string, delta: Map<string, RollupDelta>): Promise<void> {
-  await applyCounterDelta(q, storeId, ATTRIBUTION_DAILY, rollupRows(delta, false));
-  await applyCounterDelta(q, storeId, ATTRIBUTION_BY_SOURCE, rollupRows(withoutLandingPage(delta), true));
+export async function applyAttributionDelta(
+  q: Query,
+  storeId: string,
+  delta: Map<string, RollupDelta>,
+  opts: CounterWriteOptions = {},
+): Promise<void> {
+  await applyCounterDelta(q, storeId, ATTRIBUTION_DAILY, rollupRows(delta, false), opts);
+  await applyCounterDelta(q, storeId, ATTRIBUTION_BY_SOURCE, rollupRows(withoutLandingPage(delta), true), opts);
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -445,9 +445,10 @@ async function repairViews(
       for (const [k, d] of diff.delta) addSums(rollup, k, d);
     });
   }
-  await applyAttributionDelta(q, storeId, rollup);
-  await applyAnalyticsDelta(q, storeId, analytics);
-  await applyAdRollupDelta(q, storeId, adRollup);
+  // The rollups were cleared with the rest: their rows are copied in, not added.
+  await applyAttributionDelta(q, storeId, rollup, { cleared: true });
+  await applyAnalyticsDelta(q, storeId, analytics, undefined, { cleared: true });
+  await applyAdRollupDelta(q, storeId, adRollup, { cleared: true });
   await q(
     'repair.spend',
     `insert into ad_spend_daily (store_id, day, platform, channel, source, medium, campaign, spend_micros, impressions, clicks, conv_value_micros)
