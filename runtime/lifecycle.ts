@@ -173,9 +173,10 @@ export async function connectDependencies(
           name: o.service,
           maxReconnectAttempts: -1,
           timeout: 5000,
-          // Without it every request (each JetStream publish of the API's ingest path) builds an Error up
-          // front, with its stack, in case it times out: about a seventh of the API's CPU per event. A
-          // timeout still says what timed out; only the caller's frames are missing from its stack.
+          // Without it every request (a JetStream API call, the daemon publishing a webhook) builds an Error up
+          // front, with its stack, in case it times out. A timeout still says what timed out; only the
+          // caller's frames are missing from its stack. The ingest path publishes without requests at all
+          // (query-api/src/adapters/event-publisher.ts).
           noAsyncTraces: true,
         }),
       retry,

@@ -228,9 +228,7 @@ export class IngestService {
     if (valid.length === 0) throw new ApiError(400, summarize(rejected, batch));
     let duplicates = 0;
     try {
-      const acks = await Promise.all(
-        valid.map((v) => this.deps.publisher.publish(v.subject, v.payload, v.msgId, receivedAt)),
-      );
+      const acks = await this.deps.publisher.publishAll(valid, receivedAt);
       duplicates = acks.filter((a) => a.duplicate).length;
     } catch (err) {
       this.deps.logger.error({ err }, 'publish to JetStream failed');
