@@ -76,13 +76,28 @@ export function normalizeHost(hostname: string): string {
  * absent or blank.
  */
 export function getParam(params: ReadonlyMap<string, string>, name: string): string | undefined {
-  const wanted = name.toLowerCase();
+  return lookupOf(params).get(name.toLowerCase());
+}
+
+/**
+ * Each parameter map's answers to getParam, by normalized key: a touchpoint asks about twenty names of the same
+ * URL, and each question used to walk and normalize every key again. Kept by map, so a map must not change once
+ * asked (those of parsed URLs never do).
+ */
+const lookups = new WeakMap<ReadonlyMap<string, string>, Map<string, string>>();
+
+function lookupOf(params: ReadonlyMap<string, string>): Map<string, string> {
+  let lookup = lookups.get(params);
+  if (lookup) return lookup;
+  lookup = new Map<string, string>();
   for (const [key, value] of params) {
-    if (normalizeKey(key) !== wanted) continue;
+    const normalized = normalizeKey(key);
+    if (lookup.has(normalized)) continue;
     const trimmed = value.trim();
-    if (trimmed !== '') return trimmed;
+    if (trimmed !== '') lookup.set(normalized, trimmed);
   }
-  return undefined;
+  lookups.set(params, lookup);
+  return lookup;
 }
 
 function normalizeKey(key: string): string {
