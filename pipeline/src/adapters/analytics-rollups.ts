@@ -465,26 +465,25 @@ async function writeRollups(
   q: Query,
   storeId: string,
   w: RollupWrite,
-  memory?: TouchGroupMemory,
-  opts: CounterWriteOptions = {},
+  opts: CounterWriteOptions & { memory?: TouchGroupMemory } = {},
 ): Promise<void> {
+  const { memory, ...counterOpts } = opts;
   await recordTouchGroups(q, storeId, w.groups);
   if (memory && w.groups.size) memory.afterCommit(() => memory.committed.add(storeId, [...w.groups.keys()]));
-  for (const { shape, rows } of w.rollups) await applyCounterDelta(q, storeId, shape, rows, opts);
+  for (const { shape, rows } of w.rollups) await applyCounterDelta(q, storeId, shape, rows, counterOpts);
 }
 
 /**
- * Applies the delta to the rollups (but for the touch groups `memory` knows to be recorded); `cleared` when the
- * store has no rollup rows (a repair).
+ * Applies a delta summed outside a batch (a repair's) to the rollups, recording every touch group it names;
+ * `cleared` when the store has no rollup rows.
  */
 export async function applyAnalyticsDelta(
   q: Query,
   storeId: string,
   delta: AnalyticsDelta,
-  memory?: TouchGroupMemory,
   opts: CounterWriteOptions = {},
 ): Promise<void> {
-  await writeRollups(q, storeId, rollupWriteOf(storeId, delta, memory), memory, opts);
+  await writeRollups(q, storeId, rollupWriteOf(storeId, delta), opts);
 }
 
 async function recordTouchGroups(q: Query, storeId: string, groups: Map<string, readonly string[]>): Promise<void> {
@@ -645,7 +644,7 @@ export async function writeAnalyticsRollups(
   plan: AnalyticsPlan,
   memory?: TouchGroupMemory,
 ): Promise<void> {
-  if (plan.rollups) await writeRollups(q, storeId, plan.rollups, memory);
+  if (plan.rollups) await writeRollups(q, storeId, plan.rollups, { memory });
 }
 
 /**

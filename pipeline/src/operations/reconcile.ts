@@ -447,7 +447,7 @@ async function repairViews(
   }
   // The rollups were cleared with the rest: their rows are copied in, not added.
   await applyAttributionDelta(q, storeId, rollup, { cleared: true });
-  await applyAnalyticsDelta(q, storeId, analytics, undefined, { cleared: true });
+  await applyAnalyticsDelta(q, storeId, analytics, { cleared: true });
   await applyAdRollupDelta(q, storeId, adRollup, { cleared: true });
   await q(
     'repair.spend',
