@@ -194,8 +194,10 @@ const TRANSIENT_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ET
 export function isTransientDbError(err: unknown): boolean {
   // Duck-typed: socket errors may come from another realm (a test VM), where `instanceof Error` fails.
   if (typeof err !== 'object' || err === null) return false;
-  const { code, message } = err as { code?: unknown; message?: unknown };
+  const { code, message, syscall } = err as { code?: unknown; message?: unknown; syscall?: unknown };
   if (typeof code === 'string' && (TRANSIENT_SQLSTATES.has(code) || TRANSIENT_NODE_CODES.has(code))) return true;
+  // Over a Unix socket, a stopped server is a missing socket file.
+  if (code === 'ENOENT' && syscall === 'connect') return true;
   return (
     typeof message === 'string' &&
     /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(

@@ -7,6 +7,16 @@ log() { printf '[infra] %s\n' "$*" >&2; }
 # larger than Node's default (docs/operations.md, Processes).
 pipeline_daemon() { exec node --max-semi-space-size=64 --import tsx pipeline/src/app/main.ts; }
 
+# Percent-encodes a value for a URL's query (a directory path, say).
+url_encode() {
+  local LC_ALL=C s=$1 out='' c i
+  for ((i = 0; i < ${#s}; i++)); do
+    c=${s:i:1}
+    case $c in [A-Za-z0-9._~/-]) out+=$c ;; *) out+=$(printf '%%%02X' "'$c") ;; esac
+  done
+  printf '%s' "$out"
+}
+
 # Run a command as root (directly or through sudo), for package installation only.
 as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else

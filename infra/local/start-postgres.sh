@@ -50,7 +50,9 @@ if ! PGPASSWORD=$pw "$bindir/psql" -h 127.0.0.1 -p "$port" -U attrib -d postgres
   "select 1 from pg_database where datname='$db'" | grep -q 1; then
   PGPASSWORD=$pw "$bindir/psql" -h 127.0.0.1 -p "$port" -U attrib -d postgres -qc "create database $db" >/dev/null
 fi
-url="postgres://attrib:$pw@127.0.0.1:$port/$db"
+# Clients reach the server by its Unix socket, which costs both sides less CPU per statement than loopback TCP
+# (docs/decisions.md, Operations); the host name stays for tools that read the URL but not its `host` parameter.
+url="postgres://attrib:$pw@127.0.0.1:$port/$db?host=$(url_encode "$dir")"
 # The CLIs find the running local database through this file when DATABASE_URL is not set.
 (umask 077 && printf '%s\n' "$url" >"$data_dir/pg.url")
 echo "$url"

@@ -8,6 +8,7 @@ import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_pro
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { sampleEvent } from '../support/samples';
 import type { Db } from '../../storage/db';
 import { baseEnv, createTestStore, testDb, waitFor } from '../support/harness';
@@ -351,6 +352,17 @@ describe('make run on a fresh data directory', () => {
         /DATABASE_URL is not set; using the one of the local services started by make run/,
       );
       expect(created.stderr).not.toContain(fs.readFileSync(path.join(dataDir, 'pg', 'password'), 'utf8'));
+
+      // The daemons and the CLIs reach the local database by its Unix socket (no server address), which costs
+      // less CPU per statement than loopback TCP.
+      const local = new pg.Client({ connectionString: fs.readFileSync(path.join(dataDir, 'pg.url'), 'utf8').trim() });
+      await local.connect();
+      try {
+        const { rows } = await local.query<{ addr: string | null }>('select inet_server_addr()::text as addr');
+        expect(rows).toEqual([{ addr: null }]);
+      } finally {
+        await local.end();
+      }
 
       // make run killed outright (a closed terminal, kill -9): its daemons notice and go.
       process.kill(run1.child.pid!, 'SIGKILL');

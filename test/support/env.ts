@@ -14,7 +14,7 @@ export const testEnv = {
   get databaseUrl(): string {
     const url = required('TEST_DATABASE_URL');
     // Destructive helpers run only against a database whose name says it is for tests.
-    if (!/\/attribution_test$/.test(url)) throw new Error(`refusing to use non-test database ${url}`);
+    if (new URL(url).pathname !== '/attribution_test') throw new Error(`refusing to use non-test database ${url}`);
     return url;
   },
   get dataDir(): string {
