@@ -5,7 +5,7 @@
  * lookup, the control that shows the set-up reproduces the hazard the probe form avoids.
  */
 import { GENERIC_PLANS_SQL } from '../../pipeline/src/adapters/pg-batch-writer';
-import { PERSONS_OF_KEYS_SQL } from '../../pipeline/src/adapters/pg-view-maintainer';
+import { PERSONS_OF_KEYS_SQL } from '../../pipeline/src/adapters/pg-identity';
 import type { Db } from '../../storage/db';
 import { keyProbeSql } from '../../storage/key-probe';
 import { testDb } from '../support/harness';

@@ -13,6 +13,8 @@ import type { IdentityEventName } from '../../../contracts/src/webhooks';
 import type { Query } from '../../../storage/db';
 import { keyProbeSql } from '../../../storage/key-probe';
 import { buildIdentityPayload, identityEventFor, webhookId, type WebhookPerson } from '../domain/identity-events';
+import type { EventFact } from '../domain/facts';
+import type { PersonFacts, PersonView } from '../domain/recompute-person';
 import { parseLandingUrl } from '../domain/url-params';
 
 /** A new event with what the batch knows of its session and person. */
@@ -22,6 +24,39 @@ export interface WebhookCandidate {
   isSessionLanding: boolean;
   landingSite: string;
   referringSite: string;
+}
+
+/** The session context of each new event, from the recomputed views, for the webhook payloads. */
+export function webhookCandidates(
+  raw: readonly StorefrontEvent[],
+  facts: readonly PersonFacts[],
+  views: readonly PersonView[],
+): WebhookCandidate[] {
+  const personOf = new Map<string, string>();
+  const factById = new Map<string, EventFact>();
+  for (const f of facts) {
+    for (const c of f.clientIds) personOf.set(c, f.personId);
+    for (const e of f.events) factById.set(e.eventId, e);
+  }
+  const sessionsOf = new Map<string, PersonView['sessions']>();
+  for (const v of views)
+    for (const s of v.sessions) sessionsOf.set(s.clientId, [...(sessionsOf.get(s.clientId) ?? []), s]);
+  return raw.flatMap((event) => {
+    const personId = personOf.get(event.clientId);
+    if (!personId) return [];
+    const at = Date.parse(event.timestamp);
+    const session = (sessionsOf.get(event.clientId) ?? []).filter((s) => s.startedAt <= at).at(-1);
+    const landing = session ? factById.get(session.landingEventId) : undefined;
+    return [
+      {
+        event,
+        personId,
+        isSessionLanding: session?.landingEventId === event.id,
+        landingSite: landing?.pageUrl ?? '',
+        referringSite: landing?.referrer ?? '',
+      },
+    ];
+  });
 }
 
 export type PublishDelivery = (subject: string, delivery: WebhookDelivery) => Promise<void>;

@@ -1,0 +1,112 @@
+/**
+ * The facts derived from a batch's new messages, written inside the batch transaction (docs/product.md,
+ * Operations): event facts by COPY and order facts by upsert, the first step of a store's maintenance; unit
+ * costs by upsert, which the maintainer runs after the identity locks (one lock order).
+ */
+import type { Query } from '../../../storage/db';
+import { copyLine } from '../../../storage/pg-copy-text';
+import type { EventFact, OrderFact, VariantCost } from '../domain/facts';
+import { copyNewRows, storedEventIds } from './pg-fact-store';
+import { EVENT_FACT_COLUMNS } from './pg-views';
+import { lockNames } from './pg-advisory-locks';
+
+/**
+ * Stores the facts of new events by COPY, like the raw events (docs/decisions.md, Storage): those a lookup
+ * finds stored already (their raw events pruned by retention, then replayed) are left out, unless the batch
+ * writer has looked them up itself (`withoutFacts`).
+ */
+export async function insertEventFacts(
+  q: Query,
+  storeId: string,
+  events: readonly EventFact[],
+  withoutFacts = false,
+): Promise<void> {
+  if (events.length === 0) return;
+  const old = withoutFacts
+    ? new Set<string>()
+    : await storedEventIds(
+        q,
+        storeId,
+        events.map((e) => e.eventId),
+      );
+  const lines = events
+    .filter((e) => !old.has(e.eventId))
+    .map((e) =>
+      copyLine([
+        storeId,
+        e.eventId,
+        e.clientId,
+        e.name,
+        new Date(e.at).toISOString(),
+        e.pageUrl,
+        e.referrer,
+        e.email,
+        e.customerId,
+        e.orderId,
+        e.checkoutToken,
+        e.isFirstOrder,
+        e.valueMicros,
+        e.valueOrig,
+        e.currencyOrig,
+        JSON.stringify(e.lines),
+        JSON.stringify(e.items),
+      ]),
+    );
+  if (lines.length === 0) return;
+  await copyNewRows(q, 'facts.events_copy', `copy event_facts (store_id, ${EVENT_FACT_COLUMNS}) from stdin`, lines);
+}
+
+export async function upsertOrderFacts(q: Query, storeId: string, orders: readonly OrderFact[]): Promise<void> {
+  if (orders.length === 0) return;
+  await q(
+    'facts.orders_upsert',
+    `insert into order_facts (store_id, order_id, created_at, cancelled, email, customer_id, value_micros, refunded_micros, value_orig,
+                              currency_orig, landing_site, referring_site, checkout_token, lines, items)
+     select $1, * from unnest($2::text[], $3::timestamptz[], $4::boolean[], $5::text[], $6::text[], $7::bigint[], $8::bigint[],
+                              $9::numeric[], $10::text[], $11::text[], $12::text[], $13::text[], $14::jsonb[], $15::jsonb[])
+     on conflict (store_id, order_id) do update set
+       created_at = excluded.created_at, cancelled = excluded.cancelled, email = excluded.email, customer_id = excluded.customer_id,
+       value_micros = excluded.value_micros, refunded_micros = excluded.refunded_micros, value_orig = excluded.value_orig,
+       currency_orig = excluded.currency_orig, landing_site = excluded.landing_site, referring_site = excluded.referring_site,
+       checkout_token = excluded.checkout_token, lines = excluded.lines, items = excluded.items`,
+    [
+      storeId,
+      orders.map((o) => o.orderId),
+      orders.map((o) => new Date(o.createdAt).toISOString()),
+      orders.map((o) => o.cancelled),
+      orders.map((o) => o.email),
+      orders.map((o) => o.customerId),
+      orders.map((o) => o.valueMicros),
+      orders.map((o) => o.refundedMicros),
+      orders.map((o) => o.valueOrig),
+      orders.map((o) => o.currencyOrig),
+      orders.map((o) => o.landingSite),
+      orders.map((o) => o.referringSite),
+      orders.map((o) => o.checkoutToken),
+      orders.map((o) => JSON.stringify(o.lines)),
+      orders.map((o) => JSON.stringify(o.items)),
+    ],
+  );
+}
+
+/**
+ * Upserts unit costs; returns the variants whose cost is new or changed. The variants are locked exclusively
+ * first: a concurrent batch reading their costs (under shared locks) either commits before this one looks up
+ * the conversions to recompute, or reads the new costs after this one commits.
+ */
+export async function upsertVariantCosts(q: Query, storeId: string, costs: readonly VariantCost[]): Promise<string[]> {
+  if (costs.length === 0) return [];
+  const latest = new Map(costs.map((c) => [c.variantId, c]));
+  const rows = [...latest.values()];
+  await lockNames(q, 'facts.variant_costs_lock', storeId, 'variant', latest.keys());
+  const changed = await q<{ variant_id: string }>(
+    'facts.variant_costs_upsert',
+    `insert into variant_costs (store_id, variant_id, product_id, cost_micros)
+     select $1, * from unnest($2::text[], $3::text[], $4::bigint[])
+     on conflict (store_id, variant_id) do update set product_id = excluded.product_id, cost_micros = excluded.cost_micros
+       where variant_costs.cost_micros <> excluded.cost_micros
+     returning variant_id`,
+    [storeId, rows.map((c) => c.variantId), rows.map((c) => c.productId), rows.map((c) => c.costMicros)],
+  );
+  return changed.map((r) => r.variant_id);
+}
