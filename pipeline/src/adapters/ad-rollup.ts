@@ -4,7 +4,7 @@
  * with a recomputation for the reconciliation.
  */
 import type { Query } from '../../../storage/db';
-import { AD_ROLLUP_DIMS, type AdRollupSums } from '../domain/ad-rollup';
+import { AD_ROLLUP_KEY, type AdRollupSums } from '../domain/ad-rollup';
 import { isZeroSums } from '../domain/credit-sums';
 import {
   applyCounterDelta,
@@ -17,11 +17,11 @@ import {
 
 const ATTRIBUTION_BY_AD: CounterTable = {
   table: 'attribution_by_ad',
-  keys: dayAndTextKeys(AD_ROLLUP_DIMS),
+  keys: dayAndTextKeys(AD_ROLLUP_KEY.columns),
   values: CREDIT_SUM_COLUMNS,
 };
 
-/** Adds a delta to the ad rollup (keys as `adRollupKey` joins them). */
+/** Adds a delta to the ad rollup (keyed by `AD_ROLLUP_KEY`). */
 export async function applyAdRollupDelta(
   q: Query,
   storeId: string,
@@ -32,7 +32,7 @@ export async function applyAdRollupDelta(
     q,
     storeId,
     ATTRIBUTION_BY_AD,
-    [...delta].map(([k, d]) => ({ key: k.split('\u0000'), values: creditSumValues(d) })),
+    [...delta].map(([k, d]) => ({ key: AD_ROLLUP_KEY.parts(k), values: creditSumValues(d) })),
     opts,
   );
 }
@@ -62,7 +62,7 @@ interface SumsRow {
 }
 
 /**
- * Differences between `expected` (the recomputation, keyed by adRollupKey) and what the store holds, over the
+ * Differences between `expected` (the recomputation, keyed by `AD_ROLLUP_KEY`) and what the store holds, over the
  * days [from, to) (either end open when absent): the ad rollup itself, and the stored credits of paid
  * touchpoints summed by the same key (which checks the ad ids the credits carry).
  */
@@ -100,9 +100,9 @@ export async function adRollupDrift(
   ];
   const drift: AdRollupDrift[] = [];
   for (const [view, rows] of sources) {
-    const want = new Map([...expected].filter(([k, d]) => !isZeroSums(d) && inRange(k.split('\u0000')[0]!)));
+    const want = new Map([...expected].filter(([k, d]) => !isZeroSums(d) && inRange(AD_ROLLUP_KEY.get(k, 'day'))));
     for (const r of rows) {
-      const k = AD_ROLLUP_DIMS.map((d) => r[d]).join('\u0000');
+      const k = AD_ROLLUP_KEY.ofColumns(r);
       const actual: AdRollupSums = {
         weight: Number(r.weight),
         newWeight: Number(r.new_weight),
@@ -111,11 +111,11 @@ export async function adRollupDrift(
       };
       const exp = want.get(k);
       if (!exp || JSON.stringify(exp) !== JSON.stringify(actual)) {
-        drift.push({ view, key: k.split('\u0000').join('|'), expected: exp ?? null, actual });
+        drift.push({ view, key: AD_ROLLUP_KEY.display(k), expected: exp ?? null, actual });
       }
       want.delete(k);
     }
-    for (const [k, exp] of want) drift.push({ view, key: k.split('\u0000').join('|'), expected: exp, actual: null });
+    for (const [k, exp] of want) drift.push({ view, key: AD_ROLLUP_KEY.display(k), expected: exp, actual: null });
   }
   return drift;
 }

@@ -8,6 +8,7 @@
 import type { Query } from '../../../storage/db';
 import { keyProbeSql } from '../../../storage/key-probe';
 import { eventLoopTurns } from './beside-statements';
+import { compositeKey } from '../domain/composite-key';
 import {
   analyticsOfPerson,
   type PersonAnalytics,
@@ -328,19 +329,25 @@ function add(into: Map<string, number[]>, key: string, values: readonly number[]
   for (let i = 0; i < values.length; i++) cur[i]! += sign * values[i]!;
 }
 
-const join = (cells: readonly Cell[]): string => cells.join('\u0000');
+/** The text key of each rollup's delta rows: its key columns, touchpoint texts included where grouped. */
+const DELTA_KEYS = new Map(
+  ANALYTICS_ROLLUPS.map((shape) => [shape.table, compositeKey(shape.keys.map((c) => c.name))]),
+);
+const WEB_DAILY_KEY = DELTA_KEYS.get('web_daily')!;
+const PRODUCT_DAILY_KEY = DELTA_KEYS.get('product_daily')!;
+const PRODUCT_CREDITS_KEY = DELTA_KEYS.get('product_credits_daily')!;
 
 /** Adds `sign` times what rows of one per-person table add to the rollups that sum them. */
 function accumulateRows(into: AnalyticsDelta, part: ContributionPart, rows: readonly Cell[][], sign: 1 | -1): void {
   if (part === 'web') {
     const webDaily = into.keyed.get('web_daily')!;
-    for (const r of rows) add(webDaily, join(r.slice(1, 7)), r.slice(7, 11) as number[], sign);
+    for (const r of rows) add(webDaily, WEB_DAILY_KEY.ofParts(r.slice(1, 7)), r.slice(7, 11) as number[], sign);
   } else if (part === 'products') {
     const productDaily = into.keyed.get('product_daily')!;
-    for (const r of rows) add(productDaily, join(r.slice(1, 3)), r.slice(3) as number[], sign);
+    for (const r of rows) add(productDaily, PRODUCT_DAILY_KEY.ofParts(r.slice(1, 3)), r.slice(3) as number[], sign);
   } else {
     const productCredits = into.keyed.get('product_credits_daily')!;
-    for (const r of rows) add(productCredits, join(r.slice(1, 9)), r.slice(9) as number[], sign);
+    for (const r of rows) add(productCredits, PRODUCT_CREDITS_KEY.ofParts(r.slice(1, 9)), r.slice(9) as number[], sign);
   }
 }
 
@@ -448,7 +455,7 @@ function rollupWriteOf(storeId: string, delta: AnalyticsDelta, memory?: TouchGro
     const at = shape.touchAt;
     for (const [k, values] of delta.keyed.get(shape.table)!) {
       if (values.every((v) => v === 0)) continue;
-      const key = k.split('\u0000');
+      const key = DELTA_KEYS.get(shape.table)!.parts(k);
       if (at !== undefined) key.splice(at, TOUCH.length, groupIdOf(key.slice(at, at + TOUCH.length)));
       rows.push({ key, values });
     }
@@ -697,10 +704,8 @@ export async function compareAnalytics(
   // 78k web_users rows and 2.5 s for the 6.7k web_daily rows, which a hash join reads in 30 ms.
   let groupTexts: Map<string, Record<string, string>> | null = null;
   for (const shape of ANALYTICS_ROLLUPS) {
-    const dayIndex = shape.keys.findIndex((c) => c.name === 'day');
-    const want = new Map(
-      nonZero(entriesOf(expected, shape.table)).filter(([k]) => inRange(k.split('\u0000')[dayIndex]!)),
-    );
+    const keyOf = DELTA_KEYS.get(shape.table)!;
+    const want = new Map(nonZero(entriesOf(expected, shape.table)).filter(([k]) => inRange(keyOf.get(k, 'day'))));
     const grouped = shape.touchAt !== undefined;
     if (grouped && !groupTexts) {
       const groups = await q<Record<string, string>>(
@@ -727,15 +732,14 @@ export async function compareAnalytics(
         Object.assign(r, groupTexts!.get(r.group_id as string) ?? unknownGroup(r.group_id as string));
     for (const r of rows) {
       const cells = cellsOfRow(shape, r);
-      const key = join(cells.slice(0, shape.keys.length));
+      const key = keyOf.ofParts(cells.slice(0, shape.keys.length));
       const act = cells.slice(shape.keys.length) as number[];
       const exp = want.get(key);
       if (!exp || exp.some((x, i) => x !== act[i]))
-        report({ view: shape.table, key: key.split('\u0000').join('|'), expected: exp ?? null, actual: act });
+        report({ view: shape.table, key: keyOf.display(key), expected: exp ?? null, actual: act });
       want.delete(key);
     }
-    for (const [k, exp] of want)
-      report({ view: shape.table, key: k.split('\u0000').join('|'), expected: exp, actual: null });
+    for (const [k, exp] of want) report({ view: shape.table, key: keyOf.display(k), expected: exp, actual: null });
   }
 }
 

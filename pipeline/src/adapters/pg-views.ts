@@ -30,6 +30,7 @@ import { LINK_PARAM } from '../domain/touchpoint';
 import { getParam, parseLandingUrl } from '../domain/url-params';
 import { accumulateAdCredits } from '../domain/ad-rollup';
 import { addSums, type CreditSums } from '../domain/credit-sums';
+import { compositeKey } from '../domain/composite-key';
 import { lockNames } from './pg-advisory-locks';
 import {
   applyCounterDelta,
@@ -226,7 +227,8 @@ function sessionRow(s: Session): (string | number)[] {
   ];
 }
 
-const sessionKey = (clientId: string, startedAt: number): string => `${clientId}\u0000${startedAt}`;
+const SESSION_KEY = compositeKey(['clientId', 'startedAt']);
+const sessionKey = (clientId: string, startedAt: number): string => SESSION_KEY.of({ clientId, startedAt });
 
 export interface SessionDiff {
   inserted: number;
@@ -268,8 +270,8 @@ export async function writeSessions(
        where s.store_id = $1 and s.client_id = d.client_id and s.started_at = d.started_at`,
       [
         storeId,
-        toDelete.map((k) => k.split('\u0000')[0]),
-        toDelete.map((k) => new Date(Number(k.split('\u0000')[1])).toISOString()),
+        toDelete.map((k) => SESSION_KEY.get(k, 'clientId')),
+        toDelete.map((k) => new Date(Number(SESSION_KEY.get(k, 'startedAt'))).toISOString()),
       ],
     );
   }
@@ -305,17 +307,25 @@ export function digestOf(c: ConversionView, personId: string): string {
   return createHash('sha1').update(conversionSignature(c, personId)).digest('base64url');
 }
 
-const convKey = (goal: string, key: string): string => `${goal}\u0000${key}`;
+/** A conversion's key: its goal and its key within the goal. */
+export const CONVERSION_KEY = compositeKey(['goal', 'key']);
+const convKey = (goal: string, key: string): string => CONVERSION_KEY.of({ goal, key });
+
+/** The attribution rollups' key: a credit's dimensions, in the order of attribution_daily's key columns. */
+export const ROLLUP_KEY = compositeKey([
+  'day',
+  'goal',
+  'model',
+  'channel',
+  'source',
+  'medium',
+  'campaign',
+  'landingPage',
+  'platform',
+]);
 
 /** Rollup dimensions of a credit, as one string key. */
-export function rollupKey(
-  c: Pick<
-    CreditRow,
-    'day' | 'goal' | 'model' | 'channel' | 'source' | 'medium' | 'campaign' | 'landingPage' | 'platform'
-  >,
-): string {
-  return [c.day, c.goal, c.model, c.channel, c.source, c.medium, c.campaign, c.landingPage, c.platform].join('\u0000');
-}
+const rollupKey = (c: Pick<CreditRow, (typeof ROLLUP_KEY.fields)[number]>): string => ROLLUP_KEY.of(c);
 
 export type RollupDelta = CreditSums;
 
@@ -404,7 +414,7 @@ export async function writeConversions(
        returning c.goal, c.conversion_key, c.model, c.touch_index, to_char(c.day, 'YYYY-MM-DD') as day, c.channel, c.source,
                  c.medium, c.campaign, c.landing_page, c.platform, c.link_code, c.campaign_id, c.ad_set_id, c.ad_id, c.weight,
                  c.new_weight, c.value_micros, c.cogs_micros`,
-      [storeId, retract.map((k) => k.split('\u0000')[0]), retract.map((k) => k.split('\u0000')[1])],
+      [storeId, retract.map((k) => CONVERSION_KEY.get(k, 'goal')), retract.map((k) => CONVERSION_KEY.get(k, 'key'))],
     );
     const removed = removedCredits.map(creditOf);
     accumulateCredits(delta, removed, -1);
@@ -415,7 +425,7 @@ export async function writeConversions(
       'views.conversions_delete',
       `delete from conversions c using unnest($2::text[], $3::text[]) as d(goal, conversion_key)
        where c.store_id = $1 and c.goal = d.goal and c.conversion_key = d.conversion_key`,
-      [storeId, gone.map((k) => k.split('\u0000')[0]), gone.map((k) => k.split('\u0000')[1])],
+      [storeId, gone.map((k) => CONVERSION_KEY.get(k, 'goal')), gone.map((k) => CONVERSION_KEY.get(k, 'key'))],
     );
   }
   if (fresh.length) {
@@ -504,18 +514,14 @@ export async function insertCredits(q: Query, storeId: string, credits: readonly
 /** The rollup key without the landing page (the attribution_by_source rollup). */
 export function withoutLandingPage(delta: Map<string, RollupDelta>): Map<string, RollupDelta> {
   const out = new Map<string, RollupDelta>();
-  for (const [k, d] of delta) {
-    const parts = k.split('\u0000');
-    parts[7] = '';
-    addSums(out, parts.join('\u0000'), d);
-  }
+  for (const [k, d] of delta) addSums(out, ROLLUP_KEY.with(k, 'landingPage', ''), d);
   return out;
 }
 
-/** The attribution rollups; their key columns in the order of `rollupKey`. */
+/** The attribution rollups; their key columns in the order of `ROLLUP_KEY`. */
 const ATTRIBUTION_DAILY: CounterTable = {
   table: 'attribution_daily',
-  keys: dayAndTextKeys(['day', 'goal', 'model', 'channel', 'source', 'medium', 'campaign', 'landing_page', 'platform']),
+  keys: dayAndTextKeys(ROLLUP_KEY.columns),
   values: CREDIT_SUM_COLUMNS,
 };
 const ATTRIBUTION_BY_SOURCE: CounterTable = {
@@ -523,14 +529,12 @@ const ATTRIBUTION_BY_SOURCE: CounterTable = {
   keys: ATTRIBUTION_DAILY.keys.filter((c) => c.name !== 'landing_page'),
   values: CREDIT_SUM_COLUMNS,
 };
-const LANDING_PAGE_INDEX = ATTRIBUTION_DAILY.keys.findIndex((c) => c.name === 'landing_page');
 
 const rollupRows = (delta: Map<string, RollupDelta>, dropLandingPage: boolean): CounterRow[] =>
-  [...delta].map(([k, d]) => {
-    const key = k.split('\u0000');
-    if (dropLandingPage) key.splice(LANDING_PAGE_INDEX, 1);
-    return { key, values: creditSumValues(d) };
-  });
+  [...delta].map(([k, d]) => ({
+    key: ROLLUP_KEY.parts(k, dropLandingPage ? 'landingPage' : undefined),
+    values: creditSumValues(d),
+  }));
 
 /** Applies a credit delta to both attribution rollups (with and without the landing page). */
 export async function applyAttributionDelta(
@@ -554,9 +558,10 @@ export interface SpendDelta {
   convValueMicros: number;
 }
 
-export const spendKey = (
-  f: Pick<AdSpendFact, 'day' | 'platform' | 'channel' | 'source' | 'medium' | 'campaign'>,
-): string => [f.day, f.platform, f.channel, f.source, f.medium, f.campaign].join('\u0000');
+/** The spend rollup's key, in the order of ad_spend_daily's key columns. */
+const SPEND_KEY = compositeKey(['day', 'platform', 'channel', 'source', 'medium', 'campaign']);
+
+export const spendKey = (f: Pick<AdSpendFact, (typeof SPEND_KEY.fields)[number]>): string => SPEND_KEY.of(f);
 
 export function accumulateSpend(into: Map<string, SpendDelta>, f: AdSpendFact, sign: 1 | -1): void {
   const k = spendKey(f);
@@ -570,7 +575,7 @@ export function accumulateSpend(into: Map<string, SpendDelta>, f: AdSpendFact, s
 
 const AD_SPEND_DAILY: CounterTable = {
   table: 'ad_spend_daily',
-  keys: dayAndTextKeys(['day', 'platform', 'channel', 'source', 'medium', 'campaign']),
+  keys: dayAndTextKeys(SPEND_KEY.columns),
   values: ['spend_micros', 'impressions', 'clicks', 'conv_value_micros'].map((name) => ({ name, type: 'bigint' })),
 };
 
@@ -580,7 +585,7 @@ export async function applySpendDelta(q: Query, storeId: string, delta: Map<stri
     storeId,
     AD_SPEND_DAILY,
     [...delta].map(([k, d]) => ({
-      key: k.split('\u0000'),
+      key: SPEND_KEY.parts(k),
       values: [d.spendMicros, d.impressions, d.clicks, d.convValueMicros],
     })),
   );

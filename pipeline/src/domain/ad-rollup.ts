@@ -3,20 +3,21 @@
  * not "") summed by day, goal, model, channel, platform, campaign and the three ad ids. Pure: the incremental
  * maintainer, the repair and the reconciliation all derive it from credits with these functions.
  */
+import { compositeKey } from './composite-key';
 import { addSums, type CreditSums } from './credit-sums';
 
-/** The columns of the ad rollup's key after store_id, in the order of {@link adRollupKey}. */
-export const AD_ROLLUP_DIMS = [
+/** The ad rollup's key: a paid credit's dimensions, in the order of attribution_by_ad's key columns. */
+export const AD_ROLLUP_KEY = compositeKey([
   'day',
   'goal',
   'model',
   'channel',
   'platform',
   'campaign',
-  'campaign_id',
-  'ad_set_id',
-  'ad_id',
-] as const;
+  'campaignId',
+  'adSetId',
+  'adId',
+]);
 
 /** What a credit brings to the ad rollup. */
 export interface AdCreditLike {
@@ -41,15 +42,9 @@ export type AdRollupSums = CreditSums;
 /** Only paid touchpoints are in the ad rollup. */
 export const isPaidCredit = (c: Pick<AdCreditLike, 'platform'>): boolean => c.platform !== '';
 
-/** The ad rollup key of a credit, as one string (NUL-separated, in {@link AD_ROLLUP_DIMS} order). */
-export function adRollupKey(
-  c: Pick<
-    AdCreditLike,
-    'day' | 'goal' | 'model' | 'channel' | 'platform' | 'campaign' | 'campaignId' | 'adSetId' | 'adId'
-  >,
-): string {
-  return [c.day, c.goal, c.model, c.channel, c.platform, c.campaign, c.campaignId, c.adSetId, c.adId].join('\u0000');
-}
+/** The ad rollup key of a credit, as one string. */
+export const adRollupKey = (c: Pick<AdCreditLike, (typeof AD_ROLLUP_KEY.fields)[number]>): string =>
+  AD_ROLLUP_KEY.of(c);
 
 /** Adds `sign` times the paid credits into `into` (exact integer arithmetic; unpaid credits are skipped). */
 export function accumulateAdCredits(

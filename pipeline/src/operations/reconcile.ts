@@ -16,7 +16,8 @@ import {
   loadFactsOfGroups,
   type LoadedPersons,
   type RollupDelta,
-  rollupKey,
+  CONVERSION_KEY,
+  ROLLUP_KEY,
   type SpendDelta,
   writeConversions,
   withoutLandingPage,
@@ -175,7 +176,7 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
         for (const v of views) {
           for (const c of v.conversions) {
             conversions++;
-            expectedDigest.set(`${c.goal}\u0000${c.key}`, { digest: digestOf(c, v.personId), day: c.day });
+            expectedDigest.set(CONVERSION_KEY.of(c), { digest: digestOf(c, v.personId), day: c.day });
             accumulateCredits(expectedRollup, creditRowsOf(c), 1);
             accumulateAdCredits(expectedAdRollup, creditRowsOf(c), 1);
           }
@@ -241,7 +242,7 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
         [storeId],
       );
       for (const c of storedConv) {
-        const k = `${c.goal}\u0000${c.conversion_key}`;
+        const k = CONVERSION_KEY.of({ goal: c.goal, key: c.conversion_key });
         const exp = expectedDigest.get(k);
         // Scoped to recent persons, a conversion of a person outside the scope has no expectation here.
         if (exp?.digest !== c.digest && inRange(c.day, opts) && (exp || !opts.recentOnly)) {
@@ -258,7 +259,7 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
         if (inRange(exp.day, opts)) {
           report({
             view: 'conversions',
-            key: k.replace('\u0000', '/'),
+            key: `${CONVERSION_KEY.get(k, 'goal')}/${CONVERSION_KEY.get(k, 'key')}`,
             expected: { digest: exp.digest },
             actual: null,
           });
@@ -274,20 +275,10 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
         expectedRows: Map<string, RollupDelta> = expectedRollup,
       ): void => {
         const expected = new Map(
-          [...expectedRows].filter(([k, d]) => !isZeroSums(d) && inRange(k.split('\u0000')[0]!, opts)),
+          [...expectedRows].filter(([k, d]) => !isZeroSums(d) && inRange(ROLLUP_KEY.get(k, 'day'), opts)),
         );
         for (const r of rows) {
-          const k = rollupKey({
-            day: r.day!,
-            goal: r.goal as never,
-            model: r.model as never,
-            channel: r.channel as never,
-            source: r.source!,
-            medium: r.medium!,
-            campaign: r.campaign!,
-            landingPage: r.landing_page!,
-            platform: r.platform as never,
-          });
+          const k = ROLLUP_KEY.ofColumns(r);
           const act = {
             weight: Number(r.weight),
             newWeight: Number(r.new_weight),
@@ -296,11 +287,10 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
           };
           const exp = expected.get(k);
           if (!exp || JSON.stringify(exp) !== JSON.stringify(act))
-            report({ view, key: k.split('\u0000').join('|'), expected: exp ?? null, actual: act });
+            report({ view, key: ROLLUP_KEY.display(k), expected: exp ?? null, actual: act });
           expected.delete(k);
         }
-        for (const [k, exp] of expected)
-          report({ view, key: k.split('\u0000').join('|'), expected: exp, actual: null });
+        for (const [k, exp] of expected) report({ view, key: ROLLUP_KEY.display(k), expected: exp, actual: null });
       };
       compareRollup(
         'attribution_daily',

@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import { compositeKey } from './composite-key';
+
+const SESSION = compositeKey(['clientId', 'startedAt']);
+const ROLLUP = compositeKey(['day', 'channel', 'landingPage', 'platform']);
+
+describe('compositeKey', () => {
+  it('reads every field back by name, whatever text the fields hold', () => {
+    const text = fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('\u0000'));
+    fc.assert(
+      fc.property(text, text, text, text, (day, channel, landingPage, platform) => {
+        const key = ROLLUP.of({ day, channel, landingPage, platform });
+        expect(ROLLUP.parts(key)).toEqual([day, channel, landingPage, platform]);
+        expect(ROLLUP.get(key, 'landingPage')).toBe(landingPage);
+        expect(ROLLUP.ofParts([day, channel, landingPage, platform])).toBe(key);
+        expect(ROLLUP.parts(key, 'landingPage')).toEqual([day, channel, platform]);
+        expect(ROLLUP.with(key, 'landingPage', '')).toBe(ROLLUP.of({ day, channel, landingPage: '', platform }));
+      }),
+    );
+  });
+
+  it('keys records with equal fields equally and others apart', () => {
+    const a = SESSION.of({ clientId: 'c1', startedAt: 1700000000000 });
+    expect(SESSION.of({ clientId: 'c1', startedAt: 1700000000000 })).toBe(a);
+    expect(SESSION.of({ clientId: 'c1', startedAt: 1700000000001 })).not.toBe(a);
+    // A separator inside one field would shift the others: no field can hold it, so "a|b" and "a", "b" differ.
+    expect(ROLLUP.of({ day: '2026-11-01', channel: 'a|b', landingPage: '', platform: '' })).not.toBe(
+      ROLLUP.of({ day: '2026-11-01', channel: 'a', landingPage: 'b', platform: '' }),
+    );
+    expect(SESSION.get(a, 'startedAt')).toBe('1700000000000');
+    expect(ROLLUP.display(ROLLUP.of({ day: '2026-11-01', channel: 'paid', landingPage: '/x', platform: 'meta' }))).toBe(
+      '2026-11-01|paid|/x|meta',
+    );
+  });
+
+  it('names the columns of a table keyed the same way', () => {
+    expect(ROLLUP.columns).toEqual(['day', 'channel', 'landing_page', 'platform']);
+    const row = { day: '2026-11-01', channel: 'paid', landing_page: '/x', platform: 'meta', weight: '5' };
+    expect(ROLLUP.ofColumns(row)).toBe(
+      ROLLUP.of({ day: '2026-11-01', channel: 'paid', landingPage: '/x', platform: 'meta' }),
+    );
+  });
+
+  it('refuses a key of another shape', () => {
+    expect(() => ROLLUP.ofParts(['2026-11-01', 'paid'])).toThrow(
+      'a key of day, channel, landingPage, platform has 4 fields, got 2',
+    );
+    expect(() => ROLLUP.get(SESSION.of({ clientId: 'c1', startedAt: 1 }), 'day')).toThrow(
+      'a key of day, channel, landingPage, platform has 4 fields, got 2',
+    );
+  });
+});
