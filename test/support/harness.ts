@@ -55,7 +55,7 @@ export async function startTestApi(extra: Record<string, string> = {}): Promise<
 
 export async function startTestPipeline(
   extra: Record<string, string> = {},
-  deps: PipelineDeps = {},
+  deps: Partial<PipelineDeps> = {},
 ): Promise<RunningPipeline> {
   const config = loadPipelineConfig(baseEnv({ PIPELINE_FLUSH_MS: '20', ...extra }));
   return startPipeline(config, silentLogger(), {

@@ -36,9 +36,9 @@ export interface NewFacts {
 }
 
 /**
- * View maintenance hook, run inside the batch transaction after the facts are stored. `afterCommit` runs a
- * function once the transaction has committed (never when it rolls back): for what may only be remembered
- * once it is durable.
+ * The batch's view maintenance (`createViewMaintainer`), run inside the batch transaction after the stored facts.
+ * `afterCommit` runs a function once the transaction has committed (never when it rolls back): for what may only
+ * be remembered once it is durable.
  */
 export type MaintainViews = (tx: Query, facts: NewFacts, afterCommit: (fn: () => void) => void) => Promise<void>;
 
@@ -68,7 +68,7 @@ export interface BatchWriterOptions {
 
 export function createBatchWriter(
   db: Db,
-  maintainViews?: MaintainViews,
+  maintainViews: MaintainViews,
   options: BatchWriterOptions = {},
 ): Pick<PipelinePorts, 'applyBatch' | 'deadLetter' | 'isTransient'> {
   async function applyBatch(items: readonly BatchItem[]): Promise<BatchOutcome> {
@@ -153,19 +153,18 @@ export function createBatchWriter(
       const changed = await upsertPushes(tx, pushes);
       await insertLinkClicks(tx, clicks);
       await insertDeadLetters(tx, dead);
-      if (maintainViews)
-        await maintainViews(
-          tx,
-          {
-            stores,
-            rates,
-            events: newEvents,
-            eventsWithoutFacts: options.payloadsKept,
-            pushes: changed,
-            clicks,
-          },
-          (fn) => committed.push(fn),
-        );
+      await maintainViews(
+        tx,
+        {
+          stores,
+          rates,
+          events: newEvents,
+          eventsWithoutFacts: options.payloadsKept,
+          pushes: changed,
+          clicks,
+        },
+        (fn) => committed.push(fn),
+      );
 
       return {
         size: items.length,

@@ -34,7 +34,8 @@ export interface RunningPipeline {
 }
 
 export interface PipelineDeps {
-  maintainViews?: (metrics: PipelineMetrics, js: JetStreamClient) => MaintainViews;
+  /** The batch's view maintenance, given the daemon's metrics and JetStream (for its webhook deliveries). */
+  maintainViews: (metrics: PipelineMetrics, js: JetStreamClient) => MaintainViews;
   /** Skip the HTTP health server (tests that run several pipelines). */
   withoutHealthServer?: boolean;
   /** Skip the scheduled jobs (tests run them directly). */
@@ -44,7 +45,7 @@ export interface PipelineDeps {
 export async function startPipeline(
   config: PipelineConfig,
   logger: Logger,
-  deps: PipelineDeps = {},
+  deps: PipelineDeps,
 ): Promise<RunningPipeline> {
   const metrics = createPipelineMetrics();
   const { db, nc, jsm } = await connectDependencies('pipeline', config, logger, metrics.dbQuery);
@@ -60,7 +61,7 @@ export async function startPipeline(
   }
 
   const writer = withFaultInjection(
-    createBatchWriter(db, deps.maintainViews?.(metrics, js)),
+    createBatchWriter(db, deps.maintainViews(metrics, js)),
     config.faultKillAfterCommits,
   );
   const source = consumePartitions(js, config.partitions, config.pullMax, (partition, err) =>
