@@ -9,6 +9,7 @@ import type { Query } from '../../../storage/db';
 import { keyProbeSql } from '../../../storage/key-probe';
 import { eventLoopTurns } from './beside-statements';
 import { compositeKey } from '../domain/composite-key';
+import { addValues } from '../domain/credit-sums';
 import {
   analyticsOfPerson,
   type PersonAnalytics,
@@ -320,15 +321,6 @@ function entriesOf(delta: AnalyticsDelta, table: AnalyticsRollup): Map<string, n
   return table === 'web_users' ? delta.webUsers.entries() : delta.keyed.get(table)!;
 }
 
-function add(into: Map<string, number[]>, key: string, values: readonly number[], sign: 1 | -1): void {
-  let cur = into.get(key);
-  if (!cur) {
-    cur = new Array<number>(values.length).fill(0);
-    into.set(key, cur);
-  }
-  for (let i = 0; i < values.length; i++) cur[i]! += sign * values[i]!;
-}
-
 /** The text key of each rollup's delta rows: its key columns, touchpoint texts included where grouped. */
 const DELTA_KEYS = new Map(
   ANALYTICS_ROLLUPS.map((shape) => [shape.table, compositeKey(shape.keys.map((c) => c.name))]),
@@ -341,20 +333,22 @@ const PRODUCT_CREDITS_KEY = DELTA_KEYS.get('product_credits_daily')!;
 function accumulateRows(into: AnalyticsDelta, part: ContributionPart, rows: readonly Cell[][], sign: 1 | -1): void {
   if (part === 'web') {
     const webDaily = into.keyed.get('web_daily')!;
-    for (const r of rows) add(webDaily, WEB_DAILY_KEY.ofParts(r.slice(1, 7)), r.slice(7, 11) as number[], sign);
+    for (const r of rows) addValues(webDaily, WEB_DAILY_KEY.ofParts(r.slice(1, 7)), r.slice(7, 11) as number[], sign);
   } else if (part === 'products') {
     const productDaily = into.keyed.get('product_daily')!;
-    for (const r of rows) add(productDaily, PRODUCT_DAILY_KEY.ofParts(r.slice(1, 3)), r.slice(3) as number[], sign);
+    for (const r of rows)
+      addValues(productDaily, PRODUCT_DAILY_KEY.ofParts(r.slice(1, 3)), r.slice(3) as number[], sign);
   } else {
     const productCredits = into.keyed.get('product_credits_daily')!;
-    for (const r of rows) add(productCredits, PRODUCT_CREDITS_KEY.ofParts(r.slice(1, 9)), r.slice(9) as number[], sign);
+    for (const r of rows)
+      addValues(productCredits, PRODUCT_CREDITS_KEY.ofParts(r.slice(1, 9)), r.slice(9) as number[], sign);
   }
 }
 
 /** Adds `sign` times a person's product_users span rows. */
 function accumulateProductSpans(into: AnalyticsDelta, rows: readonly ProductRow[], sign: 1 | -1): void {
   const productUsers = into.keyed.get('product_users')!;
-  for (const [k, counts] of productUserSpans(rows)) add(productUsers, k, counts, sign);
+  for (const [k, counts] of productUserSpans(rows)) addValues(productUsers, k, counts, sign);
 }
 
 /** Adds `sign` times everything one person's contribution puts into the rollups. */

@@ -30,7 +30,6 @@ import {
   applyAttributionDelta,
   applySpendDelta,
   loadPersonFacts,
-  type SpendDelta,
   writeConversions,
   writeSessions,
 } from './pg-views';
@@ -188,8 +187,8 @@ async function resolvePersons(q: Query, batch: StoreBatch): Promise<AffectedPers
   return { persons, mergedAway };
 }
 
-function spendDeltaOf(spend: StoreBatch['spend']): Map<string, SpendDelta> {
-  const delta = new Map<string, SpendDelta>();
+function spendDeltaOf(spend: StoreBatch['spend']): Map<string, number[]> {
+  const delta = new Map<string, number[]>();
   for (const s of spend) {
     if (s.previous) accumulateSpend(delta, s.previous, -1);
     accumulateSpend(delta, s.fact, 1);

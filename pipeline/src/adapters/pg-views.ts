@@ -29,7 +29,7 @@ import type { TrackingLinkInfo } from '../domain/touchpoint-types';
 import { LINK_PARAM } from '../domain/touchpoint';
 import { getParam, parseLandingUrl } from '../domain/url-params';
 import { accumulateAdCredits } from '../domain/ad-rollup';
-import { addSums, type CreditSums } from '../domain/credit-sums';
+import { addSums, addValues, type CreditSums } from '../domain/credit-sums';
 import { compositeKey } from '../domain/composite-key';
 import { lockNames } from './pg-advisory-locks';
 import {
@@ -551,6 +551,7 @@ export async function applyAttributionDelta(
 // Ad spend rollup
 // ---------------------------------------------------------------------------------------------------------
 
+/** A spend group's sums as the reconciliation reports them. */
 export interface SpendDelta {
   spendMicros: number;
   impressions: number;
@@ -561,16 +562,9 @@ export interface SpendDelta {
 /** The spend rollup's key, in the order of ad_spend_daily's key columns. */
 const SPEND_KEY = compositeKey(['day', 'platform', 'channel', 'source', 'medium', 'campaign']);
 
-export const spendKey = (f: Pick<AdSpendFact, (typeof SPEND_KEY.fields)[number]>): string => SPEND_KEY.of(f);
-
-export function accumulateSpend(into: Map<string, SpendDelta>, f: AdSpendFact, sign: 1 | -1): void {
-  const k = spendKey(f);
-  const d = into.get(k) ?? { spendMicros: 0, impressions: 0, clicks: 0, convValueMicros: 0 };
-  d.spendMicros += sign * f.spendMicros;
-  d.impressions += sign * f.impressions;
-  d.clicks += sign * f.clicks;
-  d.convValueMicros += sign * f.convValueMicros;
-  into.set(k, d);
+/** Adds `sign` times a spend row to its group's sums, in the order of ad_spend_daily's value columns. */
+export function accumulateSpend(into: Map<string, number[]>, f: AdSpendFact, sign: 1 | -1): void {
+  addValues(into, SPEND_KEY.of(f), [f.spendMicros, f.impressions, f.clicks, f.convValueMicros], sign);
 }
 
 const AD_SPEND_DAILY: CounterTable = {
@@ -579,14 +573,11 @@ const AD_SPEND_DAILY: CounterTable = {
   values: ['spend_micros', 'impressions', 'clicks', 'conv_value_micros'].map((name) => ({ name, type: 'bigint' })),
 };
 
-export async function applySpendDelta(q: Query, storeId: string, delta: Map<string, SpendDelta>): Promise<void> {
+export async function applySpendDelta(q: Query, storeId: string, delta: Map<string, number[]>): Promise<void> {
   await applyCounterDelta(
     q,
     storeId,
     AD_SPEND_DAILY,
-    [...delta].map(([k, d]) => ({
-      key: SPEND_KEY.parts(k),
-      values: [d.spendMicros, d.impressions, d.clicks, d.convValueMicros],
-    })),
+    [...delta].map(([k, values]) => ({ key: SPEND_KEY.parts(k), values })),
   );
 }
