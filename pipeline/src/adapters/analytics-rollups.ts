@@ -447,9 +447,10 @@ function rollupWriteOf(storeId: string, delta: AnalyticsDelta, memory?: TouchGro
       return { shape: storedShape(shape), rows };
     }
     const at = shape.touchAt;
+    const keyOf = DELTA_KEYS.get(shape.table)!;
     for (const [k, values] of delta.keyed.get(shape.table)!) {
       if (values.every((v) => v === 0)) continue;
-      const key = DELTA_KEYS.get(shape.table)!.parts(k);
+      const key = keyOf.parts(k);
       if (at !== undefined) key.splice(at, TOUCH.length, groupIdOf(key.slice(at, at + TOUCH.length)));
       rows.push({ key, values });
     }

@@ -324,14 +324,11 @@ export const ROLLUP_KEY = compositeKey([
   'platform',
 ]);
 
-/** Rollup dimensions of a credit, as one string key. */
-const rollupKey = (c: Pick<CreditRow, (typeof ROLLUP_KEY.fields)[number]>): string => ROLLUP_KEY.of(c);
-
 export type RollupDelta = CreditSums;
 
 /** Adds `sign` times the credits into the delta map (exact integer arithmetic). */
 export function accumulateCredits(into: Map<string, RollupDelta>, credits: Iterable<CreditRow>, sign: 1 | -1): void {
-  for (const c of credits) addSums(into, rollupKey(c), c, sign);
+  for (const c of credits) addSums(into, ROLLUP_KEY.of(c), c, sign);
 }
 
 function creditOf(r: CreditDbRow): CreditRow {

@@ -42,17 +42,13 @@ export type AdRollupSums = CreditSums;
 /** Only paid touchpoints are in the ad rollup. */
 export const isPaidCredit = (c: Pick<AdCreditLike, 'platform'>): boolean => c.platform !== '';
 
-/** The ad rollup key of a credit, as one string. */
-export const adRollupKey = (c: Pick<AdCreditLike, (typeof AD_ROLLUP_KEY.fields)[number]>): string =>
-  AD_ROLLUP_KEY.of(c);
-
 /** Adds `sign` times the paid credits into `into` (exact integer arithmetic; unpaid credits are skipped). */
 export function accumulateAdCredits(
   into: Map<string, AdRollupSums>,
   credits: Iterable<AdCreditLike>,
   sign: 1 | -1,
 ): void {
-  for (const c of credits) if (isPaidCredit(c)) addSums(into, adRollupKey(c), c, sign);
+  for (const c of credits) if (isPaidCredit(c)) addSums(into, AD_ROLLUP_KEY.of(c), c, sign);
 }
 
 /** Adds one delta map into another. */

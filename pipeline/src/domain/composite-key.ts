@@ -29,22 +29,19 @@ export interface CompositeKey<F extends string> {
 export function compositeKey<const F extends string>(fields: readonly F[]): CompositeKey<F> {
   const index = new Map(fields.map((f, i) => [f, i]));
   const at = (field: F): number => index.get(field)!;
-  const split = (key: string): string[] => {
-    const parts = key.split(SEPARATOR);
+  /** The parts themselves, once they are known to be one per field. */
+  const checked = <A extends readonly unknown[]>(parts: A): A => {
     if (parts.length !== fields.length)
       throw new Error(`a key of ${fields.join(', ')} has ${fields.length} fields, got ${parts.length}`);
     return parts;
   };
+  const split = (key: string): string[] => checked(key.split(SEPARATOR));
   const columns = fields.map((f) => f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
   return {
     fields,
     columns,
     of: (record) => fields.map((f) => record[f]).join(SEPARATOR),
-    ofParts: (parts) => {
-      if (parts.length !== fields.length)
-        throw new Error(`a key of ${fields.join(', ')} has ${fields.length} fields, got ${parts.length}`);
-      return parts.join(SEPARATOR);
-    },
+    ofParts: (parts) => checked(parts).join(SEPARATOR),
     ofColumns: (row) => columns.map((c) => String((row as Record<string, unknown>)[c])).join(SEPARATOR),
     parts: (key, omit) => {
       const parts = split(key);
