@@ -264,15 +264,12 @@ export async function writeSessions(
   const toInsert = [...newRows].filter(([k, row]) => oldSig.get(k) !== JSON.stringify(row)).map(([, row]) => row);
 
   if (toDelete.length) {
+    const [clientIds, startedAts] = SESSION_KEY.fieldArrays(toDelete);
     await q(
       'views.sessions_delete',
       `delete from sessions s using unnest($2::text[], $3::timestamptz[]) as d(client_id, started_at)
        where s.store_id = $1 and s.client_id = d.client_id and s.started_at = d.started_at`,
-      [
-        storeId,
-        toDelete.map((k) => SESSION_KEY.get(k, 'clientId')),
-        toDelete.map((k) => new Date(Number(SESSION_KEY.get(k, 'startedAt'))).toISOString()),
-      ],
+      [storeId, clientIds, startedAts!.map((t) => new Date(Number(t)).toISOString())],
     );
   }
   if (toInsert.length) {
@@ -411,7 +408,7 @@ export async function writeConversions(
        returning c.goal, c.conversion_key, c.model, c.touch_index, to_char(c.day, 'YYYY-MM-DD') as day, c.channel, c.source,
                  c.medium, c.campaign, c.landing_page, c.platform, c.link_code, c.campaign_id, c.ad_set_id, c.ad_id, c.weight,
                  c.new_weight, c.value_micros, c.cogs_micros`,
-      [storeId, retract.map((k) => CONVERSION_KEY.get(k, 'goal')), retract.map((k) => CONVERSION_KEY.get(k, 'key'))],
+      [storeId, ...CONVERSION_KEY.fieldArrays(retract)],
     );
     const removed = removedCredits.map(creditOf);
     accumulateCredits(delta, removed, -1);
@@ -422,7 +419,7 @@ export async function writeConversions(
       'views.conversions_delete',
       `delete from conversions c using unnest($2::text[], $3::text[]) as d(goal, conversion_key)
        where c.store_id = $1 and c.goal = d.goal and c.conversion_key = d.conversion_key`,
-      [storeId, gone.map((k) => CONVERSION_KEY.get(k, 'goal')), gone.map((k) => CONVERSION_KEY.get(k, 'key'))],
+      [storeId, ...CONVERSION_KEY.fieldArrays(gone)],
     );
   }
   if (fresh.length) {

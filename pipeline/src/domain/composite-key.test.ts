@@ -33,6 +33,15 @@ describe('compositeKey', () => {
     );
   });
 
+  it('gives many keys as one array per field', () => {
+    const keys = [SESSION.of({ clientId: 'c1', startedAt: 1 }), SESSION.of({ clientId: 'c2', startedAt: 2 })];
+    expect(SESSION.fieldArrays(keys)).toEqual([
+      ['c1', 'c2'],
+      ['1', '2'],
+    ]);
+    expect(SESSION.fieldArrays([])).toEqual([[], []]);
+  });
+
   it('names the columns of a table keyed the same way', () => {
     expect(ROLLUP.columns).toEqual(['day', 'channel', 'landing_page', 'platform']);
     const row = { day: '2026-11-01', channel: 'paid', landing_page: '/x', platform: 'meta', weight: '5' };

@@ -6,8 +6,6 @@
 const SEPARATOR = '\u0000';
 
 export interface CompositeKey<F extends string> {
-  /** The fields, in key order (the order of a table's key columns where the key names a row). */
-  readonly fields: readonly F[];
   /** The fields' column names (snake_case), in key order. */
   readonly columns: readonly string[];
   /** The key of a record's fields. */
@@ -18,6 +16,8 @@ export interface CompositeKey<F extends string> {
   ofColumns(row: object): string;
   /** The key's fields in key order, as text; without `omit` when given. */
   parts(key: string, omit?: F): string[];
+  /** The keys' fields as one array per field, in key order (the parameters of an `unnest` over the keys). */
+  fieldArrays(keys: readonly string[]): string[][];
   /** One field of a key, as text. */
   get(key: string, field: F): string;
   /** The key with one field replaced. */
@@ -38,7 +38,6 @@ export function compositeKey<const F extends string>(fields: readonly F[]): Comp
   const split = (key: string): string[] => checked(key.split(SEPARATOR));
   const columns = fields.map((f) => f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
   return {
-    fields,
     columns,
     of: (record) => fields.map((f) => record[f]).join(SEPARATOR),
     ofParts: (parts) => checked(parts).join(SEPARATOR),
@@ -47,6 +46,11 @@ export function compositeKey<const F extends string>(fields: readonly F[]): Comp
       const parts = split(key);
       if (omit !== undefined) parts.splice(at(omit), 1);
       return parts;
+    },
+    fieldArrays: (keys) => {
+      const arrays = fields.map(() => new Array<string>(keys.length));
+      keys.forEach((key, k) => split(key).forEach((part, f) => (arrays[f]![k] = part)));
+      return arrays;
     },
     get: (key, field) => split(key)[at(field)]!,
     with: (key, field, value) => {

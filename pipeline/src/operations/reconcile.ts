@@ -259,7 +259,7 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
         if (inRange(exp.day, opts)) {
           report({
             view: 'conversions',
-            key: `${CONVERSION_KEY.get(k, 'goal')}/${CONVERSION_KEY.get(k, 'key')}`,
+            key: CONVERSION_KEY.parts(k).join('/'),
             expected: { digest: exp.digest },
             actual: null,
           });
