@@ -191,6 +191,23 @@ describe('replay', () => {
     }
   }, 90_000);
 
+  it('sends nats-server no acknowledgement for what it replays: its ordered consumer takes none', async () => {
+    const nc = await connect({ servers: testEnv.natsUrl });
+    try {
+      const replayed = await replayStore(
+        nc,
+        db,
+        { storeId: shop.store.store_id, batchSize: 1000 },
+        createLogger('replay', 'warn'),
+      );
+      expect(replayed.processed).toBeGreaterThan(3000);
+      // What it publishes is its stream lookup, the consumer's creation and one pull request per fetch.
+      expect(nc.stats().outMsgs).toBeLessThan(replayed.processed / 100);
+    } finally {
+      await nc.close();
+    }
+  });
+
   it('rebuilds views identical to the live run and prints its rate', async () => {
     const id = shop.store.store_id;
     const before = await views(id);

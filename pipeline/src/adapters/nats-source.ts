@@ -14,7 +14,14 @@ import {
 } from '../../../contracts/src/subjects';
 import type { InboundMessage } from '../stream/inbound-message';
 
-export function toInbound(m: JsMsg): InboundMessage {
+const ignore = (): void => undefined;
+
+/**
+ * A stream message as the batch flow takes it. `acknowledged: false` for a consumer without an acknowledgement
+ * policy (the replay's ordered consumer): its handles then do nothing, where an ack would only send nats-server
+ * a reply to ignore.
+ */
+export function toInbound(m: JsMsg, acknowledged = true): InboundMessage {
   const header = m.headers?.get(RECEIVED_AT_HEADER);
   const receivedAt = header ? Number(header) : NaN;
   return {
@@ -24,9 +31,9 @@ export function toInbound(m: JsMsg): InboundMessage {
     receivedAt: Number.isFinite(receivedAt) ? receivedAt : null,
     redelivered: m.redelivered,
     validated: m.headers?.get(VALIDATED_HEADER) === VALIDATION_VERSION,
-    ack: () => m.ack(),
-    nak: (delayMs) => m.nak(delayMs),
-    working: () => m.working(),
+    ack: acknowledged ? () => m.ack() : ignore,
+    nak: acknowledged ? (delayMs) => m.nak(delayMs) : ignore,
+    working: acknowledged ? () => m.working() : ignore,
   };
 }
 

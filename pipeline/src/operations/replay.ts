@@ -140,8 +140,7 @@ async function applyStreamRange(
         let received = 0;
         for await (const m of messages) {
           received++;
-          // An ordered consumer acknowledges nothing: the message's ack would only send the server a reply to ignore.
-          const inbound: InboundMessage = { ...toInbound(m), ack: noop, nak: noop, working: noop };
+          const inbound = toInbound(m, false);
           if (inbound.seq > lastSeq || (range.toTime !== undefined && m.info.timestampNanos / 1e6 > range.toTime)) {
             done = true;
             break;
@@ -204,8 +203,6 @@ async function applyStreamRange(
     throw new Error(`replay: ${progress.failed} messages could not be applied (database unavailable); run it again`);
   }
 }
-
-const noop = (): void => undefined;
 
 export async function replayStore(
   nc: NatsConnection,
