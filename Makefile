@@ -70,6 +70,10 @@ lint: generate
 format:
 	@npx prettier --log-level warn --write .
 
+# Integration test files run side by side, each worker against its own nats-server and PostgreSQL (see
+# test/support/env.ts): most of their time is spent waiting on daemons, servers and the browser.
+TEST_WORKERS ?= 2
+
 test: deps-browser generate ## Run the whole suite (unit + integration against throwaway nats-server, PostgreSQL and Chromium)
 	@npx tsc --noEmit -p tsconfig.json
 	@npx tsc --noEmit -p tracker/tsconfig.json
@@ -77,13 +81,13 @@ test: deps-browser generate ## Run the whole suite (unit + integration against t
 	@npx eslint --max-warnings 0 .
 	@npx prettier --check . >/dev/null || (npx prettier --check . ; exit 1)
 	@npx jest --selectProjects unit --silent
-	@npx jest --selectProjects integration --runInBand --detectOpenHandles --forceExit
+	@npx jest --selectProjects integration --maxWorkers=$(TEST_WORKERS) --forceExit
 
 test-unit: generate
 	@npx jest --selectProjects unit
 
 test-integration: deps-browser generate
-	@npx jest --selectProjects integration --runInBand --detectOpenHandles --forceExit
+	@npx jest --selectProjects integration --maxWorkers=$(TEST_WORKERS) --forceExit
 
 cluster: generate ## Three-node JetStream cluster, two pipeline workers, API and webhook worker (foreground)
 	@bash infra/local/cluster.sh

@@ -7,8 +7,6 @@
  * - while PostgreSQL is down, a known key still ingests (JetStream holds the events) and an unverifiable key
  *   gets 503 with Retry-After and no internal detail, never 401.
  */
-import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import request from 'supertest';
@@ -22,9 +20,8 @@ import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
 import { TEST_PARTITIONS, testEnv } from '../support/env';
-import { startPostgresOnly } from '../support/local-services';
+import { startPostgresOnly, stopPostgresOnly } from '../support/local-services';
 
-const ROOT = path.join(__dirname, '..', '..');
 const V = '/v2-4-2/api';
 let db: Db;
 let api: RunningApi;
@@ -325,22 +322,13 @@ describe('fuzz: hostile values injected into near-valid items and bodies', () =>
 // PostgreSQL down
 // ---------------------------------------------------------------------------------------------------------
 
-function stopPostgres(): void {
-  const cluster = path.join(testEnv.dataDir, 'pg', 'cluster');
-  execFileSync(
-    'bash',
-    ['-c', `. "${ROOT}/infra/local/lib.sh"; as_pg_user "$(pg_bindir)/pg_ctl" -D "${cluster}" -m fast -w stop`],
-    { stdio: 'ignore' },
-  );
-}
-
 describe('while PostgreSQL is down', () => {
   it('a verified key still ingests; an unverifiable one gets 503 with Retry-After, never 401', async () => {
     const other = await createTestStore(db);
     const warm = await send(`${V}/events`, JSON.stringify(event()));
     expect(warm.status).toBe(200);
     const accepted: string[] = [];
-    stopPostgres();
+    stopPostgresOnly(testEnv.dataDir);
     try {
       const ev = event();
       const during = await send(`${V}/events`, JSON.stringify(ev));
@@ -371,7 +359,7 @@ describe('while PostgreSQL is down', () => {
       expect(cold.body).toEqual({ code: 503, message: expect.stringMatching(/^service: /), data: null });
       expect(customers.body).toEqual({ errors: expect.stringMatching(/^service: /) });
     } finally {
-      startPostgresOnly(testEnv.dataDir, Number(process.env.TEST_PG_PORT));
+      startPostgresOnly(testEnv.dataDir, testEnv.pgPort);
     }
     // What was accepted during the outage is stored once the database is back.
     await waitFor(

@@ -3,8 +3,6 @@
  * is back, with no event lost in between; SIGTERM during load drains within the bound and nothing the
  * API acknowledged to a producer is lost.
  */
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
@@ -16,9 +14,8 @@ import { TEST_PARTITIONS, testEnv } from '../support/env';
 import { freePort } from '../support/free-port';
 import { spawnPipeline, spawnTs, type Child } from '../support/processes';
 import { baseEnv } from '../support/harness';
-import { startPostgresOnly } from '../support/local-services';
+import { startPostgresOnly, stopPostgresOnly } from '../support/local-services';
 
-const ROOT = path.join(__dirname, '..', '..');
 let db: Db;
 let shop: TestStore;
 
@@ -42,15 +39,6 @@ async function storedCount(ids: string[]): Promise<number> {
     [shop.store.store_id, ids],
   );
   return Number(r!.n);
-}
-
-function stopPostgres(): void {
-  const cluster = path.join(testEnv.dataDir, 'pg', 'cluster');
-  execFileSync(
-    'bash',
-    ['-c', `. "${ROOT}/infra/local/lib.sh"; as_pg_user "$(pg_bindir)/pg_ctl" -D "${cluster}" -m fast -w stop`],
-    { stdio: 'ignore' },
-  );
 }
 
 async function readyz(port: number): Promise<{ status: number; body: { checks?: Record<string, { ok: boolean }> } }> {
@@ -92,7 +80,7 @@ it('turns /readyz 503 while PostgreSQL is stopped (and the backlog over its boun
       (n) => n === 50,
     );
 
-    stopPostgres();
+    stopPostgresOnly(testEnv.dataDir);
     const down = await waitFor(
       () => readyz(healthPort),
       (r) => r.status === 503,
@@ -109,7 +97,7 @@ it('turns /readyz 503 while PostgreSQL is stopped (and the backlog over its boun
     );
     expect(lagging.status).toBe(503);
 
-    startPostgresOnly(testEnv.dataDir, Number(process.env.TEST_PG_PORT));
+    startPostgresOnly(testEnv.dataDir, testEnv.pgPort);
     await waitFor(
       () => readyz(healthPort),
       (r) => r.status === 200,

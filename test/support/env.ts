@@ -1,23 +1,44 @@
-/** Test environment, exported by globalSetup. */
+/**
+ * Test environment, exported by globalSetup: one set of throwaway services per jest worker, so that test
+ * files running side by side never share a stream, a database or a server that one of them stops.
+ */
 export const TEST_PARTITIONS = 4;
 
-function required(name: string): string {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set: run integration tests through jest's integration project`);
-  return v;
+/** What globalSetup started for one worker. */
+export interface WorkerServices {
+  dataDir: string;
+  natsUrl: string;
+  databaseUrl: string;
+  natsPort: number;
+  pgPort: number;
+}
+
+export const SERVICES_VAR = 'TEST_SERVICES';
+
+function services(): WorkerServices {
+  const all = process.env[SERVICES_VAR];
+  if (!all) throw new Error(`${SERVICES_VAR} is not set: run integration tests through jest's integration project`);
+  // Jest numbers its workers from 1; a run in band is worker 1.
+  const worker = Number(process.env.JEST_WORKER_ID ?? '1');
+  const mine = (JSON.parse(all) as WorkerServices[])[worker - 1];
+  if (!mine) throw new Error(`no test services for jest worker ${worker}`);
+  return mine;
 }
 
 export const testEnv = {
   get natsUrl(): string {
-    return required('TEST_NATS_URL');
+    return services().natsUrl;
   },
   get databaseUrl(): string {
-    const url = required('TEST_DATABASE_URL');
+    const url = services().databaseUrl;
     // Destructive helpers run only against a database whose name says it is for tests.
     if (new URL(url).pathname !== '/attribution_test') throw new Error(`refusing to use non-test database ${url}`);
     return url;
   },
   get dataDir(): string {
-    return required('TEST_DATA_DIR');
+    return services().dataDir;
+  },
+  get pgPort(): number {
+    return services().pgPort;
   },
 };

@@ -55,6 +55,16 @@ export function startPostgresOnly(dataDir: string, pgPort: number): string {
   });
 }
 
+/** Stops only the PostgreSQL of `dataDir` (fast shutdown), as an outage would. */
+export function stopPostgresOnly(dataDir: string): void {
+  const cluster = path.join(dataDir, 'pg', 'cluster');
+  execFileSync(
+    'bash',
+    ['-c', `. "${LOCAL}/lib.sh"; as_pg_user "$(pg_bindir)/pg_ctl" -D "${cluster}" -m fast -w stop`],
+    { stdio: 'ignore' },
+  );
+}
+
 export function stopLocalServices(dataDir: string): void {
   run('stop-all.sh', { DATA_DIR: dataDir });
 }
