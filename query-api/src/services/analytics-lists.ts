@@ -44,6 +44,10 @@ export function validateSort(orders: readonly OrderSpec[] | undefined, allowed: 
   });
 }
 
+// At module level, not inside compareBy: tsx keeps function names by wrapping each named function in a call
+// where it is created, which a closure made per comparison paid every time (docs/decisions.md, Shape of the code).
+const get = (r: object, c: string): unknown => (r as Record<string, unknown>)[c];
+
 /** Orders two records by the keys, then by `tieColumns` ascending (unique per record), so that pages are stable. */
 export function compareBy<T extends object>(
   a: T,
@@ -51,7 +55,6 @@ export function compareBy<T extends object>(
   keys: readonly SortKey[],
   tieColumns: readonly string[],
 ): number {
-  const get = (r: T, c: string): unknown => (r as Record<string, unknown>)[c];
   for (const k of keys) {
     const x = get(a, k.column);
     const y = get(b, k.column);

@@ -68,6 +68,9 @@ export function validateOrders(orders: readonly OrderSpec[] | undefined, dims: r
   return validateSort(orders, [...ATTRIBUTION_METRICS, ...dims]);
 }
 
+/** A group's value of `d`, or "" when `d` was not requested (a function of its own: see `compareBy`). */
+const dimOf = (g: GroupSums, dims: readonly Dimension[], d: Dimension): string => (dims.includes(d) ? g.dims[d] : '');
+
 export function toRecord(g: GroupSums, dims: readonly Dimension[]): AttributionRecord {
   const conversions = g.weight / WEIGHT_SCALE;
   const conversionValue = g.valueMicros / MONEY_SCALE;
@@ -82,15 +85,14 @@ export function toRecord(g: GroupSums, dims: readonly Dimension[]): AttributionR
     ad_conversion_value: adValue,
     cost_of_goods: g.cogsMicros / MONEY_SCALE,
   });
-  const dim = (d: Dimension): string => (dims.includes(d) ? g.dims[d] : '');
   return {
-    campaign: dim('campaign'),
-    channel: dim('channel'),
-    source: dim('source'),
+    campaign: dimOf(g, dims, 'campaign'),
+    channel: dimOf(g, dims, 'channel'),
+    source: dimOf(g, dims, 'source'),
     // platform is not a get-list dimension: one record per requested key spans every platform.
     platform: '',
-    medium: dim('medium'),
-    landing_page: dim('landing_page'),
+    medium: dimOf(g, dims, 'medium'),
+    landing_page: dimOf(g, dims, 'landing_page'),
     conversions: roundTo(conversions, 6),
     new_lead_conversions: roundTo(g.newWeight / WEIGHT_SCALE, 6),
     conversion_value: roundMoney(conversionValue),

@@ -63,6 +63,15 @@ function summaryOf(c: Counts): WebAnalysisSummary {
   };
 }
 
+/**
+ * A group's value of `d` ("" when not requested). At module level rather than a closure per group: tsx keeps
+ * function names by a call where each named function is created (docs/decisions.md, Shape of the code).
+ */
+function valueOf(values: readonly string[], dims: readonly WebAnalysisDimension[], d: WebAnalysisDimension): string {
+  const i = dims.indexOf(d);
+  return i < 0 ? '' : values[i]!;
+}
+
 export class WebAnalysisService {
   constructor(private readonly db: Db) {}
 
@@ -153,16 +162,12 @@ export class WebAnalysisService {
     const keys = validateSort(req.orders, [...WEB_ANALYSIS_METRICS, ...dims]);
     const groups = await this.groups(store, req, dims);
     const records = groups.map((g): WebAnalysisRecord => {
-      const dim = (d: WebAnalysisDimension): string => {
-        const i = dims.indexOf(d);
-        return i < 0 ? '' : g.values[i]!;
-      };
       return {
-        channel: dim('channel'),
-        source: dim('source'),
-        medium: dim('medium'),
-        campaign: dim('campaign'),
-        landing_page: dim('landing_page'),
+        channel: valueOf(g.values, dims, 'channel'),
+        source: valueOf(g.values, dims, 'source'),
+        medium: valueOf(g.values, dims, 'medium'),
+        campaign: valueOf(g.values, dims, 'campaign'),
+        landing_page: valueOf(g.values, dims, 'landing_page'),
         ...summaryOf(g.counts),
       };
     });
