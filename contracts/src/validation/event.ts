@@ -49,15 +49,15 @@ function formatDuration(ms: number): string {
   return `${ms / 1000} s`;
 }
 
-function variantWarnings(add: (w: string) => void, path: string, variant: ProductVariant): void {
+function variantWarnings(warnings: Set<string>, path: string, variant: ProductVariant): void {
   if (variant.image === undefined || (variant.image !== null && variant.image.src === undefined)) {
-    add(`${path}.image.src missing`);
+    warnings.add(`${path}.image.src missing`);
   }
-  if (variant.sku === undefined) add(`${path}.sku missing`);
-  if (variant.untranslatedTitle === undefined) add(`${path}.untranslatedTitle missing`);
-  if (variant.product.untranslatedTitle === undefined) add(`${path}.product.untranslatedTitle missing`);
-  if (variant.product.url === undefined) add(`${path}.product.url missing`);
-  if (variant.product.vendor === undefined) add(`${path}.product.vendor missing`);
+  if (variant.sku === undefined) warnings.add(`${path}.sku missing`);
+  if (variant.untranslatedTitle === undefined) warnings.add(`${path}.untranslatedTitle missing`);
+  if (variant.product.untranslatedTitle === undefined) warnings.add(`${path}.product.untranslatedTitle missing`);
+  if (variant.product.url === undefined) warnings.add(`${path}.product.url missing`);
+  if (variant.product.vendor === undefined) warnings.add(`${path}.product.vendor missing`);
 }
 
 const TOLERATED_CHECKOUT_MEMBERS = [
@@ -71,56 +71,56 @@ const TOLERATED_CHECKOUT_MEMBERS = [
 ] as const satisfies readonly (keyof Checkout)[];
 
 /** Tolerated checkout members that are absent, including those older pixels predate (`finalLinePrice`, ...). */
-function checkoutWarnings(add: (w: string) => void, checkout: Checkout): void {
+function checkoutWarnings(warnings: Set<string>, checkout: Checkout): void {
   for (const member of TOLERATED_CHECKOUT_MEMBERS) {
-    if (checkout[member] === undefined) add(`data.checkout.${member} missing`);
+    if (checkout[member] === undefined) warnings.add(`data.checkout.${member} missing`);
   }
   for (const item of checkout.lineItems) {
-    if (item.finalLinePrice === undefined) add('data.checkout.lineItems[*].finalLinePrice missing');
-    variantWarnings(add, 'data.checkout.lineItems[*].variant', item.variant);
+    if (item.finalLinePrice === undefined) warnings.add('data.checkout.lineItems[*].finalLinePrice missing');
+    variantWarnings(warnings, 'data.checkout.lineItems[*].variant', item.variant);
   }
   for (const transaction of checkout.transactions ?? []) {
-    if (transaction.paymentMethod === undefined) add('data.checkout.transactions[*].paymentMethod missing');
+    if (transaction.paymentMethod === undefined) warnings.add('data.checkout.transactions[*].paymentMethod missing');
   }
   const customer = checkout.order?.customer;
-  if (customer && customer.isFirstOrder === undefined) add('data.checkout.order.customer.isFirstOrder missing');
+  if (customer && customer.isFirstOrder === undefined)
+    warnings.add('data.checkout.order.customer.isFirstOrder missing');
 }
 
 /** Members that the spec marks required but were absent and tolerated; `[*]` stands for any array index. */
 function collectWarnings(event: StorefrontEvent, raw: Record<string, unknown>): string[] {
+  // Helpers take the set itself rather than an `add` closure, which would be made per event (docs/decisions.md,
+  // Shape of the code).
   const warnings = new Set<string>();
-  const add = (w: string): void => {
-    warnings.add(w);
-  };
   const context = raw['context'];
   const document = isRecord(context) ? context['document'] : undefined;
   if (isRecord(document)) {
-    if (document['referrer'] === undefined) add('context.document.referrer missing');
-    if (document['title'] === undefined) add('context.document.title missing');
+    if (document['referrer'] === undefined) warnings.add('context.document.referrer missing');
+    if (document['title'] === undefined) warnings.add('context.document.title missing');
   }
   switch (event.name) {
     case 'page_viewed':
     case 'lead_form_submitted':
       break;
     case 'product_viewed':
-      variantWarnings(add, 'data.productVariant', event.data.productVariant);
+      variantWarnings(warnings, 'data.productVariant', event.data.productVariant);
       break;
     case 'collection_viewed':
       for (const v of event.data.collection.productVariants)
-        variantWarnings(add, 'data.collection.productVariants[*]', v);
+        variantWarnings(warnings, 'data.collection.productVariants[*]', v);
       break;
     case 'search_submitted':
       for (const v of event.data.searchResult.productVariants) {
-        variantWarnings(add, 'data.searchResult.productVariants[*]', v);
+        variantWarnings(warnings, 'data.searchResult.productVariants[*]', v);
       }
       break;
     case 'product_added_to_cart':
     case 'product_removed_from_cart':
-      if (event.data.cartLine) variantWarnings(add, 'data.cartLine.merchandise', event.data.cartLine.merchandise);
+      if (event.data.cartLine) variantWarnings(warnings, 'data.cartLine.merchandise', event.data.cartLine.merchandise);
       break;
     case 'cart_viewed':
       for (const line of event.data.cart?.lines ?? [])
-        variantWarnings(add, 'data.cart.lines[*].merchandise', line.merchandise);
+        variantWarnings(warnings, 'data.cart.lines[*].merchandise', line.merchandise);
       break;
     case 'checkout_started':
     case 'checkout_contact_info_submitted':
@@ -128,7 +128,7 @@ function collectWarnings(event: StorefrontEvent, raw: Record<string, unknown>): 
     case 'checkout_shipping_info_submitted':
     case 'payment_info_submitted':
     case 'checkout_completed':
-      checkoutWarnings(add, event.data.checkout);
+      checkoutWarnings(warnings, event.data.checkout);
       break;
   }
   return [...warnings];

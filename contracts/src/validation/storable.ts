@@ -24,6 +24,35 @@ function stringProblem(s: string): string | null {
   return null;
 }
 
+/** The values a scan has met (parallel arrays by index) and the indexes it has still to visit. */
+interface Walk {
+  values: unknown[];
+  parents: number[];
+  keys: PropertyKey[];
+  depths: number[];
+  pending: number[];
+}
+
+/**
+ * Queues a string, object or array member to visit (numbers, booleans and null hold nothing to find). A module
+ * function rather than a closure per scan, which tsx would wrap each time (docs/decisions.md, Shape of the code).
+ */
+function visitLater(walk: Walk, v: unknown, parent: number, key: PropertyKey): void {
+  if (typeof v !== 'string' && (typeof v !== 'object' || v === null)) return;
+  walk.pending.push(walk.values.length);
+  walk.values.push(v);
+  walk.parents.push(parent);
+  walk.keys.push(key);
+  walk.depths.push(walk.depths[parent]! + 1);
+}
+
+/** The path of the value at index `i`, rebuilt from its parents: only for the value that has a problem. */
+function pathOf(walk: Walk, i: number, root: string): string {
+  const path: PropertyKey[] = [];
+  for (let j = i; j > 0; j = walk.parents[j]!) path.push(walk.keys[j]!);
+  return fieldOf(path.reverse(), root);
+}
+
 /**
  * The first problem of a parsed JSON value, with its path (`root` names the whole value; paths are written as
  * in validation errors, e.g. `data.cart.lines[2].title`), or null when it can be stored.
@@ -33,44 +62,29 @@ function stringProblem(s: string): string | null {
  * rebuilt only for the value that has a problem.
  */
 export function findUnstorable(value: unknown, root: string, maxDepth = MAX_DEPTH): FieldError | null {
-  const values: unknown[] = [value];
-  const parents: number[] = [-1];
-  const keys: PropertyKey[] = [''];
-  const depths: number[] = [0];
-  const pending: number[] = [0];
-  const add = (v: unknown, parent: number, key: PropertyKey): void => {
-    if (typeof v !== 'string' && (typeof v !== 'object' || v === null)) return; // numbers, booleans, null
-    pending.push(values.length);
-    values.push(v);
-    parents.push(parent);
-    keys.push(key);
-    depths.push(depths[parent]! + 1);
-  };
-  const fieldAt = (i: number): string => {
-    const path: PropertyKey[] = [];
-    for (let j = i; j > 0; j = parents[j]!) path.push(keys[j]!);
-    return fieldOf(path.reverse(), root);
-  };
+  const walk: Walk = { values: [value], parents: [-1], keys: [''], depths: [0], pending: [0] };
+  const { values, depths, pending } = walk;
   while (pending.length > 0) {
     const i = pending.pop()!;
     const v = values[i];
     if (typeof v === 'string') {
       const message = stringProblem(v);
-      if (message) return { field: fieldAt(i), message };
+      if (message) return { field: pathOf(walk, i, root), message };
       continue;
     }
     if (typeof v !== 'object' || v === null) continue;
-    if (depths[i]! >= maxDepth) return { field: fieldAt(i), message: `is nested deeper than ${maxDepth} levels` };
+    if (depths[i]! >= maxDepth)
+      return { field: pathOf(walk, i, root), message: `is nested deeper than ${maxDepth} levels` };
     if (Array.isArray(v)) {
-      for (let k = v.length - 1; k >= 0; k--) add(v[k] as unknown, i, k);
+      for (let k = v.length - 1; k >= 0; k--) visitLater(walk, v[k] as unknown, i, k);
       continue;
     }
     const members = Object.keys(v);
     for (let k = members.length - 1; k >= 0; k--) {
       const key = members[k]!;
       const keyProblem = stringProblem(key);
-      if (keyProblem) return { field: `${fieldAt(i)} (a member name)`, message: keyProblem };
-      add((v as Record<string, unknown>)[key], i, key);
+      if (keyProblem) return { field: `${pathOf(walk, i, root)} (a member name)`, message: keyProblem };
+      visitLater(walk, (v as Record<string, unknown>)[key], i, key);
     }
   }
   return null;

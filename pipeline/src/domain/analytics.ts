@@ -374,25 +374,30 @@ export const ANY_PRODUCT = '';
 export const productUserKey = (day: string, productId: string, prevDay: string): string =>
   [day, productId, prevDay].join('\u0000');
 
+/** Per product, the days it was viewed [0] and added to a cart [1]. */
+type ProductDays = Map<string, [Set<string>, Set<string>]>;
+
+/** A module function rather than a closure per person, which tsx would wrap each time (facts.ts, setValue). */
+function noteDay(days: ProductDays, productId: string, day: string, k: 0 | 1): void {
+  let d = days.get(productId);
+  if (!d) {
+    d = [new Set(), new Set()];
+    days.set(productId, d);
+  }
+  d[k].add(day);
+}
+
 /**
  * A person's product_users rows: per product (and for any product) the span rows of the days it viewed the
  * product, counted in [views, add-to-carts]; likewise the days it added it to a cart.
  */
 export function productUserSpans(rows: readonly ProductRow[]): Map<string, [number, number]> {
   const out = new Map<string, [number, number]>();
-  const days = new Map<string, [Set<string>, Set<string>]>();
-  const note = (productId: string, day: string, k: 0 | 1): void => {
-    let d = days.get(productId);
-    if (!d) {
-      d = [new Set(), new Set()];
-      days.set(productId, d);
-    }
-    d[k].add(day);
-  };
+  const days: ProductDays = new Map();
   for (const r of rows) {
     for (const p of [r.productId, ANY_PRODUCT]) {
-      if (r.views > 0) note(p, r.day, 0);
-      if (r.addToCart > 0) note(p, r.day, 1);
+      if (r.views > 0) noteDay(days, p, r.day, 0);
+      if (r.addToCart > 0) noteDay(days, p, r.day, 1);
     }
   }
   for (const [productId, perKind] of days) {

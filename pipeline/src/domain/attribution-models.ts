@@ -36,23 +36,25 @@ const ONE: Fraction = { num: 1, den: 1 };
  *
  * @throws RangeError when `n` is not a positive safe integer, or `time_decay` has no timing of `n` touchpoints
  */
+/** `n` fractions, the i-th `f(i)` (a module function rather than a closure per call: see facts.ts, setValue). */
+const fill = (n: number, f: (i: number) => Fraction): Fraction[] => Array.from({ length: n }, (_, i) => f(i));
+
 export function modelFractions(model: Model, n: number, timing?: DecayTiming): Fraction[] {
   if (!Number.isSafeInteger(n) || n < 1) {
     throw new RangeError(`modelFractions: n must be a positive integer, got ${n}`);
   }
-  const fill = (f: (i: number) => Fraction): Fraction[] => Array.from({ length: n }, (_, i) => f(i));
   switch (model) {
     case 'first':
-      return fill((i) => (i === 0 ? ONE : ZERO));
+      return fill(n, (i) => (i === 0 ? ONE : ZERO));
     case 'last':
-      return fill((i) => (i === n - 1 ? ONE : ZERO));
+      return fill(n, (i) => (i === n - 1 ? ONE : ZERO));
     case 'linear':
-      return fill(() => ({ num: 1, den: n }));
+      return fill(n, () => ({ num: 1, den: n }));
     case 'position': {
       if (n === 1) return [ONE];
-      if (n === 2) return fill(() => ({ num: 1, den: 2 }));
+      if (n === 2) return fill(n, () => ({ num: 1, den: 2 }));
       const den = 5 * (n - 2);
-      return fill((i) => (i === 0 || i === n - 1 ? { num: 2 * (n - 2), den } : { num: 1, den }));
+      return fill(n, (i) => (i === 0 || i === n - 1 ? { num: 2 * (n - 2), den } : { num: 1, den }));
     }
     case 'time_decay': {
       if (timing?.starts.length !== n) {

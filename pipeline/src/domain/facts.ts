@@ -112,6 +112,9 @@ function productLine(v: ProductVariant, quantity: number, amount: number): Produ
 }
 
 /** Product names and images an event carries (product views, cart lines, checkout lines). */
+/** A product text as stored: trimmed, at most 500 characters. */
+const trim = (s: string | null | undefined): string => (s ?? '').trim().slice(0, 500);
+
 export function productInfoOfEvent(event: StorefrontEvent): ProductInfo[] {
   const variants: ProductVariant[] = [];
   switch (event.name) {
@@ -138,7 +141,6 @@ export function productInfoOfEvent(event: StorefrontEvent): ProductInfo[] {
     case 'lead_form_submitted':
       break;
   }
-  const trim = (s: string | null | undefined): string => (s ?? '').trim().slice(0, 500);
   return variants.map((v) => ({
     productId: v.product.id,
     title: trim(v.product.title),
@@ -146,6 +148,25 @@ export function productInfoOfEvent(event: StorefrontEvent): ProductInfo[] {
     productType: trim(v.product.type),
     imageSrc: trim(v.image?.src),
   }));
+}
+
+/**
+ * Sets an event fact's value from a money amount, noting a currency without a rate. The helpers of the per-event
+ * and per-person paths are module functions, not closures made per call, which tsx would wrap each time
+ * (docs/decisions.md, Shape of the code).
+ */
+function setValue(
+  fact: EventFact,
+  money: { amount: number; currencyCode: string },
+  storeCurrency: string,
+  rateOf: RateOf,
+  missingRates: string[],
+): void {
+  const c = convertToStore(money.amount, money.currencyCode, storeCurrency, rateOf);
+  if (c.rateMissing) missingRates.push(money.currencyCode);
+  fact.valueMicros = c.micros;
+  fact.valueOrig = money.amount;
+  fact.currencyOrig = money.currencyCode;
 }
 
 export function toEventFact(event: StorefrontEvent, storeCurrency: string, rateOf: RateOf): Derived<EventFact> {
@@ -168,18 +189,11 @@ export function toEventFact(event: StorefrontEvent, storeCurrency: string, rateO
     items: [],
   };
   const missingRates: string[] = [];
-  const setValue = (amount: number, currency: string): void => {
-    const c = convertToStore(amount, currency, storeCurrency, rateOf);
-    if (c.rateMissing) missingRates.push(currency);
-    fact.valueMicros = c.micros;
-    fact.valueOrig = amount;
-    fact.currencyOrig = currency;
-  };
 
   switch (event.name) {
     case 'product_added_to_cart': {
       const line = event.data.cartLine;
-      setValue(line.cost.totalAmount.amount, line.cost.totalAmount.currencyCode);
+      setValue(fact, line.cost.totalAmount, storeCurrency, rateOf, missingRates);
       fact.lines = [[line.merchandise.id, line.quantity]];
       fact.items = [productLine(line.merchandise, line.quantity, line.cost.totalAmount.amount)];
       break;
@@ -199,7 +213,7 @@ export function toEventFact(event: StorefrontEvent, storeCurrency: string, rateO
       fact.customerId = c.order?.customer?.id ?? null;
       fact.isFirstOrder = c.order?.customer?.isFirstOrder ?? null;
       fact.orderId = event.name === 'checkout_completed' ? event.data.checkout.order.id : null;
-      setValue(c.totalPrice.amount, c.totalPrice.currencyCode);
+      setValue(fact, c.totalPrice, storeCurrency, rateOf, missingRates);
       fact.lines = c.lineItems.map((li): Line => [li.variant.id, li.quantity]);
       fact.items = c.lineItems.map((li) => productLine(li.variant, li.quantity, checkoutLineTotal(li).amount));
       break;
