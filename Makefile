@@ -70,8 +70,9 @@ lint: generate
 format:
 	@npx prettier --log-level warn --write .
 
-# Integration test files run side by side, each worker against its own nats-server and PostgreSQL (see
-# test/support/env.ts): most of their time is spent waiting on daemons, servers and the browser.
+# Test files run two at a time (jest's default is one worker less than the cores). Integration test workers
+# each get a nats-server and a PostgreSQL of their own (see test/support/env.ts): most of their time is spent
+# waiting on daemons, servers and the browser.
 TEST_WORKERS ?= 2
 
 test: deps-browser generate ## Run the whole suite (unit + integration against throwaway nats-server, PostgreSQL and Chromium)
@@ -80,11 +81,11 @@ test: deps-browser generate ## Run the whole suite (unit + integration against t
 	@npx tsc --noEmit -p dashboard/tsconfig.json
 	@npx eslint --max-warnings 0 .
 	@npx prettier --check . >/dev/null || (npx prettier --check . ; exit 1)
-	@npx jest --selectProjects unit --silent
+	@npx jest --selectProjects unit --silent --maxWorkers=$(TEST_WORKERS)
 	@npx jest --selectProjects integration --maxWorkers=$(TEST_WORKERS) --forceExit
 
 test-unit: generate
-	@npx jest --selectProjects unit
+	@npx jest --selectProjects unit --maxWorkers=$(TEST_WORKERS)
 
 test-integration: deps-browser generate
 	@npx jest --selectProjects integration --maxWorkers=$(TEST_WORKERS) --forceExit
