@@ -111,10 +111,10 @@ function productLine(v: ProductVariant, quantity: number, amount: number): Produ
   return [v.product.id, v.id, quantity, cents(amount)];
 }
 
-/** Product names and images an event carries (product views, cart lines, checkout lines). */
 /** A product text as stored: trimmed, at most 500 characters. */
 const trim = (s: string | null | undefined): string => (s ?? '').trim().slice(0, 500);
 
+/** Product names and images an event carries (product views, cart lines, checkout lines). */
 export function productInfoOfEvent(event: StorefrontEvent): ProductInfo[] {
   const variants: ProductVariant[] = [];
   switch (event.name) {
