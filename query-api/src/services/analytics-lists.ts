@@ -48,6 +48,18 @@ export function validateSort(orders: readonly OrderSpec[] | undefined, allowed: 
 // where it is created, which a closure made per comparison paid every time (docs/decisions.md, Shape of the code).
 const get = (r: object, c: string): unknown => (r as Record<string, unknown>)[c];
 
+/**
+ * A group's value of dimension `d`, or "" when `d` was not requested. A module function rather than a closure
+ * per record, for the reason of `get` above.
+ */
+export function requestedValue(
+  values: Readonly<Record<string, string | null | undefined>>,
+  dims: readonly string[],
+  d: string,
+): string {
+  return dims.includes(d) ? (values[d] ?? '') : '';
+}
+
 /** Orders two records by the keys, then by `tieColumns` ascending (unique per record), so that pages are stable. */
 export function compareBy<T extends object>(
   a: T,

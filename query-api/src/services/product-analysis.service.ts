@@ -27,7 +27,15 @@ import type { Db } from '../../../storage/db';
 import type { StoreRecord } from '../../../storage/store-registry';
 import { badRequest } from '../app/errors';
 import { validateRange } from './report.service';
-import { pageOf, ratio, sortRecords, validateDimensionList, validateProductIds, validateSort } from './analytics-lists';
+import {
+  pageOf,
+  ratio,
+  requestedValue,
+  sortRecords,
+  validateDimensionList,
+  validateProductIds,
+  validateSort,
+} from './analytics-lists';
 
 const MAX_FILTER = 100;
 const MAX_TREND = 20;
@@ -78,10 +86,6 @@ const PRODUCT_NAMES = `
 const NAME_JOINS = (productCol: string): string => `
   left join shop_products sp on sp.store_id = $1 and sp.product_id = ${productCol}
   left join product_info pi on pi.store_id = $1 and pi.product_id = ${productCol}`;
-
-/** A row's value of `d` ("" when not requested); a module function, not a closure per row (see `valueOf` of web analysis). */
-const requested = (r: Record<string, string | null>, dims: readonly string[], d: string): string =>
-  dims.includes(d) ? (r[d] ?? '') : '';
 
 export class ProductAnalysisService {
   constructor(private readonly db: Db) {}
@@ -174,20 +178,18 @@ export class ProductAnalysisService {
        ${NAME_JOINS('x.product_id')}`,
       [store.store_id, req.start_date, req.end_date, req.model, ids],
     );
-    const records = rows.map((r): ProductChannelRecord => {
-      return {
-        product_id: r.product_id!,
-        title: r.title!,
-        channel: requested(r, dims, 'channel'),
-        source: requested(r, dims, 'source'),
-        medium: requested(r, dims, 'medium'),
-        campaign: requested(r, dims, 'campaign'),
-        landing_page: requested(r, dims, 'landing_page'),
-        conversions: roundTo(Number(r.weight) / WEIGHT_SCALE, 6),
-        conversion_value: roundMoney(Number(r.value_micros) / MONEY_SCALE),
-        units: roundTo(Number(r.units) / WEIGHT_SCALE, 6),
-      };
-    });
+    const records = rows.map((r): ProductChannelRecord => ({
+      product_id: r.product_id!,
+      title: r.title!,
+      channel: requestedValue(r, dims, 'channel'),
+      source: requestedValue(r, dims, 'source'),
+      medium: requestedValue(r, dims, 'medium'),
+      campaign: requestedValue(r, dims, 'campaign'),
+      landing_page: requestedValue(r, dims, 'landing_page'),
+      conversions: roundTo(Number(r.weight) / WEIGHT_SCALE, 6),
+      conversion_value: roundMoney(Number(r.value_micros) / MONEY_SCALE),
+      units: roundTo(Number(r.units) / WEIGHT_SCALE, 6),
+    }));
     sortRecords(records, keys.length ? keys : [{ column: 'conversions', desc: true }], ['product_id', ...dims]);
     return pageOf(records, req.page, req.page_size);
   }

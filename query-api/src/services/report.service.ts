@@ -18,7 +18,7 @@ import {
 import type { StoreRecord } from '../../../storage/store-registry';
 import type { Db } from '../../../storage/db';
 import { badRequest } from '../app/errors';
-import { compareBy, type SortKey, validateSort } from './analytics-lists';
+import { compareBy, requestedValue, type SortKey, validateSort } from './analytics-lists';
 
 export const MAX_RANGE_DAYS = 366;
 
@@ -68,9 +68,6 @@ export function validateOrders(orders: readonly OrderSpec[] | undefined, dims: r
   return validateSort(orders, [...ATTRIBUTION_METRICS, ...dims]);
 }
 
-/** A group's value of `d`, or "" when `d` was not requested (a function of its own: see `compareBy`). */
-const dimOf = (g: GroupSums, dims: readonly Dimension[], d: Dimension): string => (dims.includes(d) ? g.dims[d] : '');
-
 export function toRecord(g: GroupSums, dims: readonly Dimension[]): AttributionRecord {
   const conversions = g.weight / WEIGHT_SCALE;
   const conversionValue = g.valueMicros / MONEY_SCALE;
@@ -86,13 +83,13 @@ export function toRecord(g: GroupSums, dims: readonly Dimension[]): AttributionR
     cost_of_goods: g.cogsMicros / MONEY_SCALE,
   });
   return {
-    campaign: dimOf(g, dims, 'campaign'),
-    channel: dimOf(g, dims, 'channel'),
-    source: dimOf(g, dims, 'source'),
+    campaign: requestedValue(g.dims, dims, 'campaign'),
+    channel: requestedValue(g.dims, dims, 'channel'),
+    source: requestedValue(g.dims, dims, 'source'),
     // platform is not a get-list dimension: one record per requested key spans every platform.
     platform: '',
-    medium: dimOf(g, dims, 'medium'),
-    landing_page: dimOf(g, dims, 'landing_page'),
+    medium: requestedValue(g.dims, dims, 'medium'),
+    landing_page: requestedValue(g.dims, dims, 'landing_page'),
     conversions: roundTo(conversions, 6),
     new_lead_conversions: roundTo(g.newWeight / WEIGHT_SCALE, 6),
     conversion_value: roundMoney(conversionValue),

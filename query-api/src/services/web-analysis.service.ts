@@ -161,16 +161,14 @@ export class WebAnalysisService {
     const dims = validateDimensionList('dimensions', req.dimensions, WEB_ANALYSIS_DIMENSIONS, 0);
     const keys = validateSort(req.orders, [...WEB_ANALYSIS_METRICS, ...dims]);
     const groups = await this.groups(store, req, dims);
-    const records = groups.map((g): WebAnalysisRecord => {
-      return {
-        channel: valueOf(g.values, dims, 'channel'),
-        source: valueOf(g.values, dims, 'source'),
-        medium: valueOf(g.values, dims, 'medium'),
-        campaign: valueOf(g.values, dims, 'campaign'),
-        landing_page: valueOf(g.values, dims, 'landing_page'),
-        ...summaryOf(g.counts),
-      };
-    });
+    const records = groups.map((g): WebAnalysisRecord => ({
+      channel: valueOf(g.values, dims, 'channel'),
+      source: valueOf(g.values, dims, 'source'),
+      medium: valueOf(g.values, dims, 'medium'),
+      campaign: valueOf(g.values, dims, 'campaign'),
+      landing_page: valueOf(g.values, dims, 'landing_page'),
+      ...summaryOf(g.counts),
+    }));
     sortRecords(records, keys.length ? keys : [{ column: 'unique_users', desc: true }], dims);
     return pageOf(records, req.page, req.page_size);
   }
