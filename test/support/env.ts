@@ -2,25 +2,22 @@
  * Test environment, exported by globalSetup: one set of throwaway services per jest worker, so that test
  * files running side by side never share a stream, a database or a server that one of them stops.
  */
+import type { LocalServices } from './local-services';
+
 export const TEST_PARTITIONS = 4;
 
-/** What globalSetup started for one worker. */
-export interface WorkerServices {
-  dataDir: string;
-  natsUrl: string;
-  databaseUrl: string;
-  natsPort: number;
-  pgPort: number;
-}
-
+/** The environment variable through which globalSetup hands every worker's services (a JSON array) to the workers. */
 export const SERVICES_VAR = 'TEST_SERVICES';
 
-function services(): WorkerServices {
+let mine: LocalServices | undefined;
+
+function services(): LocalServices {
+  if (mine) return mine;
   const all = process.env[SERVICES_VAR];
   if (!all) throw new Error(`${SERVICES_VAR} is not set: run integration tests through jest's integration project`);
   // Jest numbers its workers from 1; a run in band is worker 1.
   const worker = Number(process.env.JEST_WORKER_ID ?? '1');
-  const mine = (JSON.parse(all) as WorkerServices[])[worker - 1];
+  mine = (JSON.parse(all) as LocalServices[])[worker - 1];
   if (!mine) throw new Error(`no test services for jest worker ${worker}`);
   return mine;
 }

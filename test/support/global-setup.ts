@@ -11,10 +11,10 @@ import { migrate } from '../../infra/migrate';
 import { setupNats } from '../../infra/nats-setup';
 import { buildTracker } from '../../scripts/build-tracker';
 import { buildDashboard } from '../../scripts/build-dashboard';
-import { startLocalServices } from './local-services';
-import { SERVICES_VAR, TEST_PARTITIONS, type WorkerServices } from './env';
+import { type LocalServices, startLocalServices } from './local-services';
+import { SERVICES_VAR, TEST_PARTITIONS } from './env';
 
-async function startWorkerServices(root: string, worker: number): Promise<WorkerServices> {
+async function startWorkerServices(root: string, worker: number): Promise<LocalServices> {
   const dataDir = path.join(root, `worker-${worker}`);
   fs.mkdirSync(dataDir, { mode: 0o755 });
   const services = await startLocalServices(dataDir);
@@ -36,7 +36,7 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
   process.env.TEST_ROOT_DIR = root;
   // One worker's services after the other: each takes its ports from the kernel just before binding them, so two
   // starting together could be handed the same free port.
-  const all: WorkerServices[] = [];
+  const all: LocalServices[] = [];
   for (let worker = 1; worker <= Math.max(1, globalConfig.maxWorkers); worker++) {
     all.push(await startWorkerServices(root, worker));
   }
