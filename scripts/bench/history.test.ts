@@ -28,4 +28,12 @@ describe('withLongHistory', () => {
     expect(gaps.filter((g) => g === 60_000)).toHaveLength(400 - 20);
     expect(gaps.filter((g) => g > 30 * 60_000)).toHaveLength(20 - 1);
   });
+
+  it('makes every n-th event of each person an add-to-cart when asked', () => {
+    const withCarts = [...withLongHistory(demo, 2, 100, 10).items()].flatMap((i) =>
+      i.kind === 'event' && i.event.clientId === 'history-client-0' ? [i.event] : [],
+    );
+    expect(withCarts).toHaveLength(100);
+    withCarts.forEach((e, i) => expect(e.name).toBe(i % 10 === 9 ? 'product_added_to_cart' : 'page_viewed'));
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- history`: the pipeline's throughput on the demo stream, then on the same stream with a few
- * persons of long history woven in (sessions of 20 page views a minute apart, spread evenly over the period),
- * each run in a fresh environment.
+ * persons of long history woven in (sessions of 20 page views a minute apart, spread evenly over the period;
+ * with `--carts-every n` every n-th of them an add-to-cart, so that such a person also has many conversions to
+ * credit), each run in a fresh environment.
  * Every batch recomputes each person it touches from all of its facts, so such a person costs more with every
  * event it adds; the target is throughput within 20 % of the normal stream. The views of the second run are
  * reconciled afterwards (the drift must be zero).
@@ -17,26 +18,29 @@ export interface HistoryBenchOptions {
   events: number;
   /** Persons of long history. */
   persons: number;
-  /** Page views of each. */
+  /** Events of each. */
   each: number;
+  /** Make every n-th event of a long-history person an add-to-cart, a conversion (absent: page views only). */
+  cartsEvery?: number;
 }
 
 const DAYS = 30;
 const VIEWS_PER_SESSION = 20;
 
+/** The demo stream's first event of this name, to copy. */
+function firstOf(demo: DemoPlan, name: StorefrontEvent['name']): StorefrontEvent {
+  for (const e of demo.events()) if (e.name === name) return e;
+  throw new Error(`the demo stream has no ${name} event to copy`);
+}
+
 /**
- * The demo stream with `persons` clients of `each` page views, in sessions spread evenly over its days (the
- * persons' sessions staggered), merged in time order.
+ * The demo stream with `persons` clients of `each` events, in sessions spread evenly over its days (the
+ * persons' sessions staggered), merged in time order: page views, and with `cartsEvery` every n-th of them an
+ * add-to-cart.
  */
-export function withLongHistory(demo: DemoPlan, persons: number, each: number): DemoSource {
-  let template: StorefrontEvent | undefined;
-  for (const e of demo.events()) {
-    if (e.name === 'page_viewed') {
-      template = e;
-      break;
-    }
-  }
-  if (!template) throw new Error('the demo stream has no page view to copy');
+export function withLongHistory(demo: DemoPlan, persons: number, each: number, cartsEvery?: number): DemoSource {
+  const view = firstOf(demo, 'page_viewed');
+  const cart = cartsEvery ? firstOf(demo, 'product_added_to_cart') : view;
   const start = demo.options.start.getTime();
   const sessions = Math.ceil(each / VIEWS_PER_SESSION);
   const step = (DAYS * 86_400_000) / sessions;
@@ -45,6 +49,7 @@ export function withLongHistory(demo: DemoPlan, persons: number, each: number): 
     for (let i = 0; i < each; i++) {
       const session = Math.floor(i / VIEWS_PER_SESSION);
       const at = Math.round(start + (session + k / persons) * step + (i % VIEWS_PER_SESSION) * 60_000);
+      const template = cartsEvery && i % cartsEvery === cartsEvery - 1 ? cart : view;
       history.push({
         kind: 'event',
         at,
@@ -85,7 +90,7 @@ export async function benchHistory(opts: HistoryBenchOptions): Promise<void> {
     const demo = plan();
     const phase = await throughputPhase(
       env,
-      withLongHistory(demo, opts.persons, opts.each),
+      withLongHistory(demo, opts.persons, opts.each, opts.cartsEvery),
       demo.summary.events + extra,
     );
     await env.stopPipeline();
@@ -97,7 +102,7 @@ export async function benchHistory(opts: HistoryBenchOptions): Promise<void> {
       {
         bench: 'history',
         demo_events: opts.events,
-        long_history: { persons: opts.persons, events_each: opts.each },
+        long_history: { persons: opts.persons, events_each: opts.each, carts_every: opts.cartsEvery ?? null },
         normal,
         with_long_history: history,
         throughput_ratio: Number((history.events_per_s / normal.events_per_s).toFixed(3)),

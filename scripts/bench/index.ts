@@ -3,7 +3,7 @@
  *   npm run bench -- ingest     [--events 100000] [--batch 500] [--concurrency 8]
  *   npm run bench -- pipeline   [--events 100000] [--rate 1000] [--live-seconds 20] [--workers 1]
  *   npm run bench -- api        [--events 1000000] [--seconds 20] [--concurrency 4] [--ingest-rate 1000]
- *   npm run bench -- history    [--events 100000] [--persons 5] [--each 5000]
+ *   npm run bench -- history    [--events 100000] [--persons 5] [--each 5000] [--carts-every n]
  *   npm run bench -- analytics-cost [--events 100000] [--rounds 1]
  */
 import { Command } from 'commander';
@@ -58,7 +58,12 @@ program
   .description('Throughput of the demo stream alone, then with a few persons of long history woven in')
   .option('--events <n>', 'demo events', positiveInteger('events'), 100_000)
   .option('--persons <n>', 'persons of long history', positiveInteger('persons'), 5)
-  .option('--each <n>', 'page views of each', positiveInteger('each'), 5_000)
+  .option('--each <n>', 'events of each', positiveInteger('each'), 5_000)
+  .option(
+    '--carts-every <n>',
+    'make every n-th event of such a person an add-to-cart (default: page views only)',
+    positiveInteger('carts-every'),
+  )
   .action((o: HistoryBenchOptions) => benchHistory(o));
 
 program
