@@ -160,7 +160,7 @@ export function createWebhookEnqueuer(publish: PublishDelivery, now: () => numbe
     const wanted = candidates
       .map((c) => ({ c, name: identityEventFor(c.event, c.isSessionLanding) }))
       .filter((x): x is { c: WebhookCandidate; name: IdentityEventName } => x.name !== null)
-      .map((x) => ({ ...x, to: destinations.filter((d) => d.events.includes(x.name)) }))
+      .map((x) => ({ c: x.c, name: x.name, to: destinations.filter((d) => d.events.includes(x.name)) }))
       .filter((x) => x.to.length > 0);
     if (wanted.length === 0) return 0;
 

@@ -296,8 +296,33 @@ export interface CreditRow extends Credit {
   day: string;
 }
 
+/** A conversion's credits as rows, their fields written out (no spread, see creditOf in recompute-person.ts). */
 export function creditRowsOf(c: ConversionView): CreditRow[] {
-  return c.credits.map((cr) => ({ ...cr, goal: c.goal, key: c.key, day: c.day }));
+  const rows: CreditRow[] = [];
+  for (const cr of c.credits) {
+    rows.push({
+      channel: cr.channel,
+      source: cr.source,
+      medium: cr.medium,
+      campaign: cr.campaign,
+      landingPage: cr.landingPage,
+      platform: cr.platform,
+      linkCode: cr.linkCode,
+      campaignId: cr.campaignId,
+      adSetId: cr.adSetId,
+      adId: cr.adId,
+      model: cr.model,
+      index: cr.index,
+      weight: cr.weight,
+      newWeight: cr.newWeight,
+      valueMicros: cr.valueMicros,
+      cogsMicros: cr.cogsMicros,
+      goal: c.goal,
+      key: c.key,
+      day: c.day,
+    });
+  }
+  return rows;
 }
 
 export function digestOf(c: ConversionView, personId: string): string {

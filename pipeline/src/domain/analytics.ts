@@ -294,34 +294,30 @@ function productRowsAndCredits(
     // Each product of the purchase gets the purchase's credit weight, and its own value split over the
     // touchpoints by that weight (so a product's credits add up to its revenue under every model).
     const byModel = new Map<Model, ConversionView['credits']>();
-    for (const cr of c.credits) byModel.set(cr.model, [...(byModel.get(cr.model) ?? []), cr]);
+    for (const cr of c.credits) {
+      const list = byModel.get(cr.model);
+      if (list) list.push(cr);
+      else byModel.set(cr.model, [cr]);
+    }
     for (const [model, touches] of byModel) {
-      const fractions = touches.map((t) => ({ num: t.weight, den: touches.reduce((s, x) => s + x.weight, 0) }));
+      let total = 0;
+      for (const t of touches) total += t.weight;
+      const fractions = touches.map((t) => ({ num: t.weight, den: total }));
       for (const s of shares) {
         const values = apportion(s.valueCents, fractions);
         touches.forEach((t, i) => {
-          const dims = {
+          const key = [c.day, model, s.productId, t.channel, t.source, t.medium, t.campaign, t.landingPage].join(
+            '\u0000',
+          );
+          const cur = credits.get(key) ?? {
+            day: c.day,
+            model,
+            productId: s.productId,
             channel: t.channel,
             source: t.source,
             medium: t.medium,
             campaign: t.campaign,
             landingPage: t.landingPage,
-          };
-          const key = [
-            c.day,
-            model,
-            s.productId,
-            dims.channel,
-            dims.source,
-            dims.medium,
-            dims.campaign,
-            dims.landingPage,
-          ].join('\u0000');
-          const cur = credits.get(key) ?? {
-            day: c.day,
-            model,
-            productId: s.productId,
-            ...dims,
             weight: 0,
             valueMicros: 0,
             units: 0,

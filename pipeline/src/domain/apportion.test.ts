@@ -14,6 +14,24 @@ function withinOne(share: number, total: number, w: Fraction): boolean {
   return (diff < 0n ? -diff : diff) < BigInt(w.den);
 }
 
+/** Largest remainder over exact BigInt shares, written independently of the module (the oracle). */
+function referenceSplit(total: number, weights: readonly Fraction[]): number[] {
+  const magnitude = BigInt(Math.abs(total));
+  const den = weights.reduce((acc, w) => acc * BigInt(w.den), 1n);
+  const exact = weights.map((w) => (magnitude * BigInt(w.num) * den) / BigInt(w.den));
+  const shares = exact.map((e) => e / den);
+  let leftover = magnitude - shares.reduce((a, b) => a + b, 0n);
+  const byRemainder = exact
+    .map((e, index) => ({ rem: e % den, index }))
+    .sort((a, b) => (a.rem === b.rem ? a.index - b.index : a.rem > b.rem ? -1 : 1));
+  for (const { index } of byRemainder) {
+    if (leftover === 0n) break;
+    shares[index]! += 1n;
+    leftover -= 1n;
+  }
+  return shares.map((s) => (total < 0 && s !== 0n ? -Number(s) : Number(s)));
+}
+
 function gcd(a: number, b: number): number {
   return b === 0 ? a : gcd(b, a % b);
 }
@@ -123,6 +141,30 @@ describe('apportion', () => {
         fc.property(totalArb, weightsArb, (total, weights) => {
           expect(apportion(-total, weights)).toEqual(apportion(total, weights).map((x) => (x === 0 ? 0 : -x)));
         }),
+      );
+    });
+
+    it('gives the largest-remainder split of an exact BigInt reference, in doubles or not', () => {
+      // Time decay's weights share one denominator of up to about 2^32 per touchpoint: those take the BigInt
+      // path for most totals, the small denominators of the other models the path in doubles.
+      const decayLikeArb = fc
+        .array(fc.integer({ min: 0, max: 2 ** 32 }), { minLength: 1, maxLength: 12 })
+        .filter((nums) => nums.some((n) => n > 0))
+        .map((nums) => {
+          const den = sumOf(nums);
+          return nums.map((num) => f(num, den));
+        });
+      // Few distinct parts: equal remainders, where the lower index must win.
+      const tiedArb = fc
+        .array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 12 })
+        .filter((parts) => parts.some((p) => p > 0))
+        .map((parts) => parts.map((p) => f(p, sumOf(parts))));
+      const nearTheLimitArb = fc.oneof(totalArb, fc.integer({ min: 2 ** 40, max: 2 ** 46 }));
+      fc.assert(
+        fc.property(nearTheLimitArb, fc.oneof(weightsArb, decayLikeArb, tiedArb), (total, weights) => {
+          expect(apportion(total, weights)).toEqual(referenceSplit(total, weights));
+        }),
+        { numRuns: 500 },
       );
     });
 

@@ -40,7 +40,69 @@ export function apportion(total: number, weights: readonly Fraction[]): number[]
     throw new RangeError(`apportion: total must be a safe integer, got ${total}`);
   }
   weights.forEach(assertFraction);
+  return apportionInDoubles(total, weights) ?? apportionInBigInts(total, weights);
+}
 
+/**
+ * Below this, a product or sum of non-negative integers is exact in a double, and so are `%` and the division
+ * of an exact multiple.
+ */
+const EXACT_IN_DOUBLES = 2 ** 52;
+
+function gcdOfDoubles(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
+}
+
+/**
+ * The same split as apportionInBigInts, in doubles, where every intermediate integer stays below
+ * EXACT_IN_DOUBLES (first, last, linear and position with amounts of any realistic size); null otherwise
+ * (time decay's large denominators), or when the weights do not sum to 1 (the BigInt path reports it).
+ * BigInt arithmetic was about half of a long-history person's recomputation (docs/decisions.md, Shape of the code).
+ */
+function apportionInDoubles(total: number, weights: readonly Fraction[]): number[] | null {
+  let lcm = 1;
+  for (const w of weights) {
+    lcm = (lcm / gcdOfDoubles(lcm, w.den)) * w.den;
+    if (lcm > EXACT_IN_DOUBLES) return null;
+  }
+  const magnitude = Math.abs(total);
+  if (magnitude * lcm > EXACT_IN_DOUBLES) return null;
+  const scaled: number[] = [];
+  let sum = 0;
+  for (const w of weights) {
+    const s = w.num * (lcm / w.den);
+    sum += s;
+    if (sum > lcm) return null;
+    scaled.push(s);
+  }
+  if (sum !== lcm) return null;
+
+  // Exact share magnitude * s / lcm = floor + rem / lcm, every product at most magnitude * lcm.
+  const floors: number[] = [];
+  const order: Array<{ rem: number; index: number }> = [];
+  let leftover = magnitude;
+  for (let index = 0; index < scaled.length; index++) {
+    const product = magnitude * scaled[index]!;
+    const rem = product % lcm;
+    const floor = (product - rem) / lcm;
+    floors.push(floor);
+    leftover -= floor;
+    order.push({ rem, index });
+  }
+  order.sort(byRemainderThenIndex);
+  for (let k = 0; leftover > 0; k++, leftover--) floors[order[k]!.index]!++;
+  if (total < 0) for (let i = 0; i < floors.length; i++) if (floors[i] !== 0) floors[i] = -floors[i]!;
+  return floors;
+}
+
+/** Largest remainder first; equal remainders: lower index first. */
+function byRemainderThenIndex(a: { rem: number; index: number }, b: { rem: number; index: number }): number {
+  return a.rem === b.rem ? a.index - b.index : b.rem - a.rem;
+}
+
+/** The split in exact BigInt arithmetic, for any weights and total (see apportion). */
+function apportionInBigInts(total: number, weights: readonly Fraction[]): number[] {
   // Common denominator of all weights, exactly.
   let lcm = 1n;
   for (const w of weights) {

@@ -7,7 +7,7 @@
 import { MODELS, type Goal, type Model, WEIGHT_SCALE } from '../../../contracts/src/attribution';
 import type { Channel, Platform } from '../../../contracts/src/channels';
 import { dayInZone } from '../../../contracts/src/time';
-import { creditTouches } from './attribution-models';
+import { creditTouches, type TouchCredit } from './attribution-models';
 import type { EventFact, Line, OrderFact } from './facts';
 import { orderClientId } from './facts';
 import { DAY_MS, selectTouches } from './lookback';
@@ -206,6 +206,32 @@ function draftConversions(events: readonly EventFact[], orders: readonly OrderFa
 
 const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/**
+ * One credit, its fields written out: a literal that spreads the dimensions and then adds fields costs
+ * microseconds per object in V8, and a person's credits number touches x models x conversions
+ * (docs/decisions.md, Shape of the code).
+ */
+function creditOf(dims: CreditDims, model: Model, c: TouchCredit, isNew: boolean): Credit {
+  return {
+    channel: dims.channel,
+    source: dims.source,
+    medium: dims.medium,
+    campaign: dims.campaign,
+    landingPage: dims.landingPage,
+    platform: dims.platform,
+    linkCode: dims.linkCode,
+    campaignId: dims.campaignId,
+    adSetId: dims.adSetId,
+    adId: dims.adId,
+    model,
+    index: c.index,
+    weight: c.weight,
+    newWeight: isNew ? c.weight : 0,
+    valueMicros: c.value * MICROS_PER_CENT,
+    cogsMicros: c.cogs * MICROS_PER_CENT,
+  };
+}
+
 export function recomputePerson(facts: PersonFacts, rules: StoreRules): PersonView {
   // Sessions of each real client.
   const eventsByClient = new Map<string, EventFact[]>();
@@ -248,11 +274,13 @@ export function recomputePerson(facts: PersonFacts, rules: StoreRules): PersonVi
   const drafts = draftConversions(facts.events, facts.orders);
   const purchases = drafts.filter((d) => d.goal === 'purchase').sort((a, b) => a.at - b.at || cmpStr(a.key, b.key));
 
+  // New customer: no purchase before this one (in time, then key order), or before this conversion's time.
+  const firstPurchase = purchases[0];
   const conversions = drafts.map((d): ConversionView => {
     const isNew =
       d.goal === 'purchase'
-        ? (d.isFirstOrder ?? !purchases.some((p) => p.at < d.at || (p.at === d.at && cmpStr(p.key, d.key) < 0)))
-        : !purchases.some((p) => p.at < d.at);
+        ? (d.isFirstOrder ?? d === firstPurchase)
+        : firstPurchase === undefined || firstPurchase.at >= d.at;
     let cogsMicros = 0;
     for (const [variantId, qty] of d.lines) cogsMicros += (facts.variantCost(variantId) ?? 0) * qty;
     cogsMicros = capMicros(cogsMicros);
@@ -283,15 +311,7 @@ export function recomputePerson(facts: PersonFacts, rules: StoreRules): PersonVi
     const credits: Credit[] = [];
     for (const model of MODELS) {
       for (const c of creditTouches(model, dims.length, amounts, timing)) {
-        credits.push({
-          ...dims[c.index]!,
-          model,
-          index: c.index,
-          weight: c.weight,
-          newWeight: isNew ? c.weight : 0,
-          valueMicros: c.value * MICROS_PER_CENT,
-          cogsMicros: c.cogs * MICROS_PER_CENT,
-        });
+        credits.push(creditOf(dims[c.index]!, model, c, isNew));
       }
     }
     const summary = (i: number): TouchSummary => ({
