@@ -294,6 +294,32 @@ describe('changes that move credit', () => {
   });
 });
 
+describe('dimension values that COPY must escape', () => {
+  it('stores and credits a tab, a line break and a backslash as they are', async () => {
+    // Credits go in by COPY, whose text format reads these characters as separators and escapes.
+    const s = await newStore();
+    const url = 'https://shop.example/?utm_source=news%5Cletter&utm_medium=e%09mail&utm_campaign=spring%0Adrop';
+    await s.send(
+      pageView({ client: 'E', at: '2026-04-10T12:00:00Z', url }),
+      addToCart({ client: 'E', at: '2026-04-10T12:05:00Z' }, 20),
+    );
+    const credits = await db.query<{ model: string; source: string; medium: string; campaign: string }>(
+      'test.credits',
+      'select model, source, medium, campaign from conversion_credits where store_id = $1 order by model',
+      [s.id],
+    );
+    expect(credits).toEqual(
+      ['first', 'last', 'linear', 'position', 'time_decay'].map((model) => ({
+        model,
+        source: 'news\\letter',
+        medium: 'e\tmail',
+        campaign: 'spring\ndrop',
+      })),
+    );
+    await s.expectNoDrift();
+  });
+});
+
 describe('currencies and cost of goods', () => {
   it('converts other currencies with the store rate, keeping both amounts, and credits cost of goods', async () => {
     // Store in USD, rate EUR -> USD 1.1. An add to cart of 20 EUR is 22 USD. The tee's unit cost is 7.50

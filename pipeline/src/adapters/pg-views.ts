@@ -8,6 +8,7 @@ import type { Goal, Model } from '../../../contracts/src/attribution';
 import type { EventName } from '../../../contracts/src/events';
 import type { Query } from '../../../storage/db';
 import { keyProbeSql } from '../../../storage/key-probe';
+import { copyLine } from '../../../storage/pg-copy-text';
 import {
   type CreditDbRow,
   type EventFactRow,
@@ -495,39 +496,48 @@ export async function writeConversions(
   return { written: fresh.length, removed: gone.length, delta, adDelta };
 }
 
+const CREDIT_COLUMNS =
+  'store_id, goal, conversion_key, model, touch_index, day, channel, source, medium, campaign, landing_page, ' +
+  'platform, link_code, campaign_id, ad_set_id, ad_id, weight, new_weight, value_micros, cogs_micros';
+
+/** Credits per COPY statement: bounds the text built at once, for a batch of persons with long histories. */
+const CREDITS_PER_COPY = 20_000;
+
+/**
+ * Inserts credits by COPY: a conversion's credits number its touchpoints times the models, the most rows a
+ * batch writes (docs/decisions.md, Storage). The writer deleted the old credits of every conversion it rewrites
+ * first, in the same transaction, so each row is new; a duplicate fails the batch as the insert did.
+ */
 export async function insertCredits(q: Query, storeId: string, credits: readonly CreditRow[]): Promise<void> {
-  if (credits.length === 0) return;
-  await q(
-    'views.credits_insert',
-    `insert into conversion_credits (store_id, goal, conversion_key, model, touch_index, day, channel, source, medium, campaign,
-                                     landing_page, platform, link_code, campaign_id, ad_set_id, ad_id, weight, new_weight,
-                                     value_micros, cogs_micros)
-     select $1, * from unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::date[], $7::text[], $8::text[], $9::text[],
-                              $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
-                              $17::bigint[], $18::bigint[], $19::bigint[], $20::bigint[])`,
-    [
-      storeId,
-      credits.map((c) => c.goal),
-      credits.map((c) => c.key),
-      credits.map((c) => c.model),
-      credits.map((c) => c.index),
-      credits.map((c) => c.day),
-      credits.map((c) => c.channel),
-      credits.map((c) => c.source),
-      credits.map((c) => c.medium),
-      credits.map((c) => c.campaign),
-      credits.map((c) => c.landingPage),
-      credits.map((c) => c.platform),
-      credits.map((c) => c.linkCode),
-      credits.map((c) => c.campaignId),
-      credits.map((c) => c.adSetId),
-      credits.map((c) => c.adId),
-      credits.map((c) => c.weight),
-      credits.map((c) => c.newWeight),
-      credits.map((c) => c.valueMicros),
-      credits.map((c) => c.cogsMicros),
-    ],
-  );
+  for (let from = 0; from < credits.length; from += CREDITS_PER_COPY) {
+    let text = '';
+    for (let i = from; i < Math.min(from + CREDITS_PER_COPY, credits.length); i++) {
+      const c = credits[i]!;
+      text += copyLine([
+        storeId,
+        c.goal,
+        c.key,
+        c.model,
+        c.index,
+        c.day,
+        c.channel,
+        c.source,
+        c.medium,
+        c.campaign,
+        c.landingPage,
+        c.platform,
+        c.linkCode,
+        c.campaignId,
+        c.adSetId,
+        c.adId,
+        c.weight,
+        c.newWeight,
+        c.valueMicros,
+        c.cogsMicros,
+      ]);
+    }
+    await q.copyFrom('views.credits_copy', `copy conversion_credits (${CREDIT_COLUMNS}) from stdin`, text);
+  }
 }
 
 /** The rollup key without the landing page (the attribution_by_source rollup). */
