@@ -27,6 +27,9 @@ export interface TouchCredit {
 const ZERO: Fraction = { num: 0, den: 1 };
 const ONE: Fraction = { num: 1, den: 1 };
 
+/** `n` fractions, the i-th `f(i)` (a module function rather than a closure per call: see facts.ts, setValue). */
+const fill = (n: number, f: (i: number) => Fraction): Fraction[] => Array.from({ length: n }, (_, i) => f(i));
+
 /**
  * The exact share of each of `n` time-ordered touchpoints under `model`; always `n` fractions summing to 1.
  * - `first`: 1 to index 0; `last`: 1 to index n-1; `linear`: 1/n each;
@@ -36,9 +39,6 @@ const ONE: Fraction = { num: 1, den: 1 };
  *
  * @throws RangeError when `n` is not a positive safe integer, or `time_decay` has no timing of `n` touchpoints
  */
-/** `n` fractions, the i-th `f(i)` (a module function rather than a closure per call: see facts.ts, setValue). */
-const fill = (n: number, f: (i: number) => Fraction): Fraction[] => Array.from({ length: n }, (_, i) => f(i));
-
 export function modelFractions(model: Model, n: number, timing?: DecayTiming): Fraction[] {
   if (!Number.isSafeInteger(n) || n < 1) {
     throw new RangeError(`modelFractions: n must be a positive integer, got ${n}`);
