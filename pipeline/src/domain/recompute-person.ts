@@ -272,10 +272,12 @@ export function recomputePerson(facts: PersonFacts, rules: StoreRules): PersonVi
   }));
 
   const drafts = draftConversions(facts.events, facts.orders);
-  const purchases = drafts.filter((d) => d.goal === 'purchase').sort((a, b) => a.at - b.at || cmpStr(a.key, b.key));
-
   // New customer: no purchase before this one (in time, then key order), or before this conversion's time.
-  const firstPurchase = purchases[0];
+  let firstPurchase: ConversionDraft | undefined;
+  for (const d of drafts) {
+    if (d.goal !== 'purchase') continue;
+    if (!firstPurchase || (d.at - firstPurchase.at || cmpStr(d.key, firstPurchase.key)) < 0) firstPurchase = d;
+  }
   const conversions = drafts.map((d): ConversionView => {
     const isNew =
       d.goal === 'purchase'
