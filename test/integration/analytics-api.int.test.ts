@@ -612,3 +612,12 @@ describe('on demo data', () => {
     expect(r.drift).toEqual([]);
   });
 });
+
+// After the demo store's stream: returning persons whose new events follow their history are extended.
+it('the daemon counts the persons it recomputed, by path', async () => {
+  const counted = await pipeline.metrics.registry.getSingleMetric('pipeline_persons_recomputed_total')!.get();
+  const byPath = new Map(counted.values.map((v) => [v.labels.path, v.value]));
+  expect([...byPath.keys()].sort()).toEqual(['extended', 'full', 'new']);
+  expect(byPath.get('new')).toBeGreaterThan(0);
+  expect(byPath.get('extended')).toBeGreaterThan(0);
+});

@@ -90,9 +90,9 @@ export async function updateIdentity(
   q: Query,
   storeId: string,
   batch: IdentityFacts,
-): Promise<{ persons: Set<string>; mergedAway: string[] }> {
+): Promise<{ persons: Set<string>; mergedAway: string[]; mergedInto: Set<string> }> {
   const { batchClients, newLinks } = await recordIdentity(q, storeId, batch);
-  if (batchClients.length === 0) return { persons: new Set(), mergedAway: [] };
+  if (batchClients.length === 0) return { persons: new Set(), mergedAway: [], mergedInto: new Set() };
   const newKeys = [...new Set(newLinks.map((l) => l.key))];
   // Two batches that link the same key (an order's browser checkout and the order push, in different
   // partitions) would each miss the other's uncommitted link and both credit the order. The key lock makes the
@@ -138,7 +138,7 @@ export async function updateIdentity(
         );
       }
       const persons = new Set([...involved].map((p) => uf.find(p)));
-      return { persons, mergedAway };
+      return { persons, mergedAway, mergedInto: new Set(mergedAway.map((p) => uf.find(p))) };
     }
     await lockNames(q, 'identity.lock', storeId, 'person', missing);
     locked = new Set([...locked, ...missing]);

@@ -19,7 +19,13 @@ import {
   toVariantCosts,
   type VariantCost,
 } from '../domain/facts';
-import { recomputePerson, type StoreRules } from '../domain/recompute-person';
+import {
+  type AddedFacts,
+  type PersonFacts,
+  recomputePerson,
+  type StoreRules,
+  unchangedThrough,
+} from '../domain/recompute-person';
 import type { MaintainViews, NewFacts } from './pg-batch-writer';
 import { webhookCandidates, type WebhookEnqueuer } from './identity-event-queue';
 import type { StoreSettings } from './pg-fact-store';
@@ -30,6 +36,8 @@ import {
   applyAttributionDelta,
   applySpendDelta,
   loadPersonFacts,
+  loadStoredConversions,
+  storedUnder,
   writeConversions,
   writeSessions,
 } from './pg-views';
@@ -88,6 +96,12 @@ export interface MaintainerHooks {
   enqueueWebhooks?: WebhookEnqueuer;
   /** A conversion rate was missing and 1:1 was assumed. */
   onMissingRate?: (storeId: string, currency: string) => void;
+  /**
+   * Persons recomputed by one store's maintenance: `extended` only credited after what the views held,
+   * `full` from all their facts, `new` with no fact stored before the batch (docs/decisions.md, Attribution,
+   * "A person extended").
+   */
+  onRecomputed?: (counts: { extended: number; full: number; new: number }) => void;
   /** Wall time of one named step of a store's maintenance (where a batch's time goes). */
   onStep?: (step: MaintenanceStep, seconds: number) => void;
   /** Figures of one store's maintenance step. */
@@ -163,6 +177,11 @@ interface AffectedPersons {
   persons: Set<string>;
   /** Persons merged into others by this batch: their rows are replaced too. */
   mergedAway: string[];
+  /**
+   * Persons whose stored conversions this batch may change before its new events: those others merged into
+   * and those whose variants' costs changed. They are recomputed in full.
+   */
+  inFull: Set<string>;
 }
 
 /**
@@ -171,7 +190,8 @@ interface AffectedPersons {
  */
 async function resolvePersons(q: Query, batch: StoreBatch): Promise<AffectedPersons> {
   const storeId = batch.store.storeId;
-  const { persons, mergedAway } = await updateIdentity(q, storeId, batch);
+  const { persons, mergedAway, mergedInto } = await updateIdentity(q, storeId, batch);
+  const inFull = new Set(mergedInto);
   // After the identity locks, like the shared cost locks of the recomputation (one lock order).
   const changedVariants = await upsertVariantCosts(q, storeId, batch.costs);
   if (changedVariants.length) {
@@ -183,8 +203,9 @@ async function resolvePersons(q: Query, batch: StoreBatch): Promise<AffectedPers
     const extra = viaProducts.map((r) => r.person_id).filter((p) => !persons.has(p));
     await lockNames(q, 'identity.lock', storeId, 'person', extra);
     for (const p of extra) persons.add(p);
+    for (const p of viaProducts) inFull.add(p.person_id);
   }
-  return { persons, mergedAway };
+  return { persons, mergedAway, inFull };
 }
 
 function spendDeltaOf(spend: StoreBatch['spend']): Map<string, number[]> {
@@ -194,6 +215,11 @@ function spendDeltaOf(spend: StoreBatch['spend']): Map<string, number[]> {
     accumulateSpend(delta, s.fact, 1);
   }
   return delta;
+}
+
+/** Whether all of a person's facts came with this batch: nothing was stored before to extend. */
+function isNewPerson(f: PersonFacts, added: AddedFacts): boolean {
+  return f.events.every((e) => added.eventIds.has(e.eventId)) && f.orders.every((o) => added.orderIds.has(o.orderId));
 }
 
 /** What one store's maintenance shares with the batch around it. */
@@ -221,14 +247,29 @@ async function maintainPersons(ctx: StoreStep, batch: StoreBatch, affected: Affe
     halfLifeDays: batch.store.halfLifeDays,
   };
   const personIds = [...affected.persons].sort();
+  const replaced = [...personIds, ...affected.mergedAway];
   const loaded = await loadPersonFacts(q, storeId, personIds);
+  const stored = await loadStoredConversions(q, storeId, replaced);
   lap('load');
-  const views = loaded.facts.map((f) => recomputePerson(f, rules));
+  const added: AddedFacts = {
+    eventIds: new Set(batch.events.map((e) => e.eventId)),
+    orderIds: new Set(batch.orders.map((o) => o.orderId)),
+  };
+  const counts = { extended: 0, full: 0, new: 0 };
+  const views = loaded.facts.map((f) => {
+    const through = affected.inFull.has(f.personId) ? null : unchangedThrough(f, added);
+    if (through === null) {
+      counts[isNewPerson(f, added) ? 'new' : 'full']++;
+      return recomputePerson(f, rules);
+    }
+    counts.extended++;
+    return recomputePerson(f, rules, { through, stored: storedUnder(stored, f.personId) });
+  });
+  hooks.onRecomputed?.(counts);
   lap('recompute');
   // The analytics plan (the stored contributions read, the fresh ones computed, the difference) runs beside
   // the session and attribution writes, whose statements leave the event loop idle, and is written after
   // them (docs/decisions.md, Analytics, "planned beside the writes").
-  const replaced = [...personIds, ...affected.mergedAway];
   const memory = { committed: ctx.touchGroups, afterCommit: ctx.afterCommit };
   const analyticsPlan =
     hooks.analytics === false
@@ -245,7 +286,7 @@ async function maintainPersons(ctx: StoreStep, batch: StoreBatch, affected: Affe
       views.flatMap((v) => v.sessions),
     );
     lap('sessions');
-    const conv = await writeConversions(q, storeId, replaced, views);
+    const conv = await writeConversions(q, storeId, stored.digests, views);
     lap('attribution');
     return { sessions, conv };
   });

@@ -386,39 +386,64 @@ export interface ConversionDiff {
   adDelta: Map<string, RollupDelta>;
 }
 
+/** The conversions the views hold for some persons: digest and person by conversion key (`convKey`). */
+export interface StoredConversions {
+  digests: Map<string, string>;
+  personOf: Map<string, string>;
+}
+
+export async function loadStoredConversions(
+  q: Query,
+  storeId: string,
+  personIds: readonly string[],
+): Promise<StoredConversions> {
+  const rows = personIds.length
+    ? await q<{ goal: string; conversion_key: string; person_id: string; digest: string }>(
+        'views.conversions_load',
+        keyProbeSql({ select: 'goal, conversion_key, person_id, digest', from: 'conversions', key: 'person_id' }),
+        [storeId, personIds],
+      )
+    : [];
+  const stored: StoredConversions = { digests: new Map(), personOf: new Map() };
+  for (const r of rows) {
+    const k = convKey(r.goal, r.conversion_key);
+    stored.digests.set(k, r.digest);
+    stored.personOf.set(k, r.person_id);
+  }
+  return stored;
+}
+
+/** Whether the views hold the conversion (`goal`, `key`) under `personId`. */
+export function storedUnder(stored: StoredConversions, personId: string): (goal: string, key: string) => boolean {
+  return (goal, key) => stored.personOf.get(convKey(goal, key)) === personId;
+}
+
 /**
- * Makes the stored conversions of `personIds` (the recomputed persons and any merged into them) equal to
- * `views`: unchanged conversions (same digest) are left alone; for the others the old credits are deleted
- * and retracted from the rollup delta, and the new ones inserted and added. `cleared`: the transaction deleted
- * the store's conversions and credits before (a repair), so there is nothing to load or retract; the lookup of
- * old credits is skipped, whose plan, on a table the planner counts empty after a rebuild, would read every
- * credit written so far once per chunk (docs/decisions.md, Operations, "planner counts of filling tables").
+ * Makes the stored conversions whose digests `oldDigest` holds (those of the recomputed persons and of any
+ * merged into them, `loadStoredConversions`) equal to `views`: unchanged conversions (same digest, or among a
+ * view's `unchanged`) are left alone; for the others the old credits are deleted and retracted from the rollup
+ * delta, and the new ones inserted and added. `cleared`: the transaction deleted the store's conversions and
+ * credits before (a repair), so there is nothing to retract; the lookup of old credits is skipped, whose plan,
+ * on a table the planner counts empty after a rebuild, would read every credit written so far once per chunk
+ * (docs/decisions.md, Operations, "planner counts of filling tables").
  */
 export async function writeConversions(
   q: Query,
   storeId: string,
-  personIds: readonly string[],
+  oldDigest: ReadonlyMap<string, string>,
   views: readonly PersonView[],
   opts: { cleared?: boolean } = {},
 ): Promise<ConversionDiff> {
   const delta = new Map<string, RollupDelta>();
   const adDelta = new Map<string, RollupDelta>();
-  const old = personIds.length
-    ? await q<{ goal: string; conversion_key: string; digest: string }>(
-        'views.conversions_load',
-        keyProbeSql({ select: 'goal, conversion_key, digest', from: 'conversions', key: 'person_id' }),
-        [storeId, personIds],
-      )
-    : [];
-  const oldDigest = new Map(old.map((o) => [convKey(o.goal, o.conversion_key), o.digest]));
-
   const fresh: Array<{ view: ConversionView; personId: string; digest: string }> = [];
   const keep = new Set<string>();
   for (const pv of views) {
     for (const c of pv.conversions) {
       const k = convKey(c.goal, c.key);
-      const digest = digestOf(c, pv.personId);
       keep.add(k);
+      if (pv.unchanged?.has(c)) continue;
+      const digest = digestOf(c, pv.personId);
       if (oldDigest.get(k) !== digest) fresh.push({ view: c, personId: pv.personId, digest });
     }
   }

@@ -36,6 +36,12 @@ export function createPipelineMetrics() {
       labelNames: ['step'] as const,
       registers: [registry],
     }),
+    personsRecomputed: new Counter({
+      name: 'pipeline_persons_recomputed_total',
+      help: 'Persons recomputed by view maintenance, by path (extended = credited only after what the views held, full, new = nothing stored before); a retried batch counts again',
+      labelNames: ['path'] as const,
+      registers: [registry],
+    }),
     batchFailures: new Counter({
       name: 'pipeline_batch_failures_total',
       help: 'Batches not committed, by outcome (nak = retried later, isolated = split to find a bad message)',

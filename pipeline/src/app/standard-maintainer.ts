@@ -13,6 +13,9 @@ export function standardMaintainer(
       ...options,
       onMissingRate: () => metrics.dataQuality.inc({ issue: 'missing_rate' }),
       onStep: (step, seconds) => metrics.batchSteps.inc({ step }, seconds),
+      onRecomputed: (counts) => {
+        for (const [path, n] of Object.entries(counts)) metrics.personsRecomputed.inc({ path }, n);
+      },
       enqueueWebhooks: createWebhookEnqueuer(async (subject, delivery) => {
         await js.publish(subject, JSON.stringify(delivery), { msgID: delivery.webhookId });
         metrics.webhooksQueued.inc();

@@ -14,6 +14,7 @@ import { DAY_MS, selectTouches } from './lookback';
 import { capMicros, MICROS_PER_CENT } from './money';
 import { byTimeThenId, ownHostsOf, type ResolveLink, type Session, sessionize } from './sessionize';
 import { deriveTouchpoint, DIRECT_CAMPAIGN, DIRECT_MEDIUM, DIRECT_SOURCE } from './touchpoint';
+import { parseLandingUrl } from './url-params';
 
 export interface StoreRules {
   timezone: string;
@@ -88,6 +89,27 @@ export interface PersonView {
   personId: string;
   sessions: Session[];
   conversions: ConversionView[];
+  /**
+   * Conversions of `conversions` that the views already hold as they are (see `KeepStored`): their rows are
+   * kept, not rewritten. Their credits are not computed, except for purchases, whose credits the product
+   * analytics read.
+   */
+  unchanged?: ReadonlySet<ConversionView>;
+}
+
+/** What a batch added to a person's stored facts. */
+export interface AddedFacts {
+  eventIds: ReadonlySet<string>;
+  orderIds: ReadonlySet<string>;
+}
+
+/**
+ * Conversions at or before `through` that `stored` says the views hold are the views' as they are: the batch
+ * only extended the person's history after them (`unchangedThrough`).
+ */
+export interface KeepStored {
+  through: number;
+  stored: (goal: Goal, key: string) => boolean;
 }
 
 /** The touchpoint that stands in when a conversion has none (docs/product.md, Attribution). */
@@ -232,7 +254,50 @@ function creditOf(dims: CreditDims, model: Model, c: TouchCredit, isNew: boolean
   };
 }
 
-export function recomputePerson(facts: PersonFacts, rules: StoreRules): PersonView {
+/**
+ * When the added facts only extend the person's history, the time through which none of its conversions can
+ * have changed: the latest fact stored before them. Null when they may change an earlier conversion
+ * (docs/decisions.md, Attribution, "A person extended"). That holds when no order was added, every added event
+ * is later than every stored fact, on a page host its client already showed (the own hosts decide which
+ * referrers are internal), and no added checkout_completed reports a stored order (it would take away the
+ * order's fallback session). A conversion's credits read only the touchpoints up to its time, and sessions are
+ * cut in time order, so later events leave earlier conversions as they were. The caller rules out what it knows
+ * and this function cannot see: merged persons and changed unit costs.
+ */
+export function unchangedThrough(facts: PersonFacts, added: AddedFacts): number | null {
+  let through = -Infinity;
+  const storedOrders = new Set<string>();
+  for (const o of facts.orders) {
+    if (added.orderIds.has(o.orderId)) return null;
+    storedOrders.add(o.orderId);
+    if (o.createdAt > through) through = o.createdAt;
+  }
+  const newEvents: EventFact[] = [];
+  for (const e of facts.events) {
+    if (added.eventIds.has(e.eventId)) newEvents.push(e);
+    else if (e.at > through) through = e.at;
+  }
+  if (through === -Infinity) return null;
+  // The page hosts of the new events, by client; each must be among the client's own hosts already.
+  const newHostsOf = new Map<string, Set<string>>();
+  for (const e of newEvents) {
+    if (e.at <= through) return null;
+    if (e.name === 'checkout_completed' && e.orderId !== null && storedOrders.has(e.orderId)) return null;
+    const host = parseLandingUrl(e.pageUrl)?.host;
+    if (!host) continue;
+    const hosts = newHostsOf.get(e.clientId);
+    if (hosts) hosts.add(host);
+    else newHostsOf.set(e.clientId, new Set([host]));
+  }
+  for (const [clientId, hosts] of newHostsOf) {
+    const stored = facts.events.filter((e) => e.clientId === clientId && !added.eventIds.has(e.eventId));
+    const own = new Set(ownHostsOf(stored.map((e) => e.pageUrl)));
+    for (const host of hosts) if (!own.has(host)) return null;
+  }
+  return through;
+}
+
+export function recomputePerson(facts: PersonFacts, rules: StoreRules, keep?: KeepStored): PersonView {
   // Sessions of each real client.
   const eventsByClient = new Map<string, EventFact[]>();
   for (const e of facts.events) {
@@ -278,7 +343,9 @@ export function recomputePerson(facts: PersonFacts, rules: StoreRules): PersonVi
     if (d.goal !== 'purchase') continue;
     if (!firstPurchase || (d.at - firstPurchase.at || cmpStr(d.key, firstPurchase.key)) < 0) firstPurchase = d;
   }
+  const unchanged = new Set<ConversionView>();
   const conversions = drafts.map((d): ConversionView => {
+    const kept = keep !== undefined && d.at <= keep.through && keep.stored(d.goal, d.key);
     const isNew =
       d.goal === 'purchase'
         ? (d.isFirstOrder ?? d === firstPurchase)
@@ -311,9 +378,11 @@ export function recomputePerson(facts: PersonFacts, rules: StoreRules): PersonVi
       cogs: Math.round(cogsMicros / MICROS_PER_CENT),
     };
     const credits: Credit[] = [];
-    for (const model of MODELS) {
-      for (const c of creditTouches(model, dims.length, amounts, timing)) {
-        credits.push(creditOf(dims[c.index]!, model, c, isNew));
+    if (!kept || d.goal === 'purchase') {
+      for (const model of MODELS) {
+        for (const c of creditTouches(model, dims.length, amounts, timing)) {
+          credits.push(creditOf(dims[c.index]!, model, c, isNew));
+        }
       }
     }
     const summary = (i: number): TouchSummary => ({
@@ -323,7 +392,7 @@ export function recomputePerson(facts: PersonFacts, rules: StoreRules): PersonVi
       medium: dims[i]!.medium,
       time: times[i]!,
     });
-    return {
+    const view: ConversionView = {
       goal: d.goal,
       key: d.key,
       clientId: d.clientId,
@@ -341,9 +410,13 @@ export function recomputePerson(facts: PersonFacts, rules: StoreRules): PersonVi
       lastTouch: summary(dims.length - 1),
       credits,
     };
+    if (kept) unchanged.add(view);
+    return view;
   });
   conversions.sort((a, b) => cmpStr(a.goal, b.goal) || cmpStr(a.key, b.key));
-  return { personId: facts.personId, sessions, conversions };
+  return keep === undefined
+    ? { personId: facts.personId, sessions, conversions }
+    : { personId: facts.personId, sessions, conversions, unchanged };
 }
 
 /** A stable text of everything a conversion contributes to the views: equal text, nothing to change. */

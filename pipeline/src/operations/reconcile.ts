@@ -429,7 +429,7 @@ async function repairViews(
         loaded.clientIds,
         views.flatMap((v) => v.sessions),
       );
-      const diff = await writeConversions(q, storeId, [], views, { cleared: true });
+      const diff = await writeConversions(q, storeId, new Map(), views, { cleared: true });
       await writeAnalytics(q, storeId, [], contributions, { into: analytics });
       mergeAdDeltas(adRollup, diff.adDelta);
       for (const [k, d] of diff.delta) addSums(rollup, k, d);
