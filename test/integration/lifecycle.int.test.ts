@@ -124,8 +124,9 @@ it('drains on SIGTERM under load within the bound, and loses nothing the API ack
     'query-api/src/app/server.ts',
     baseEnv({ PORT: String(apiPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
   );
+  const healthPort = await freePort();
   let pipeline: Child = spawnPipeline({
-    PIPELINE_HEALTH_PORT: String(await freePort()),
+    PIPELINE_HEALTH_PORT: String(healthPort),
     PIPELINE_SHUTDOWN_TIMEOUT_MS: '5000',
   });
   const acknowledged: string[] = [];
@@ -138,6 +139,14 @@ it('drains on SIGTERM under load within the bound, and loses nothing the API ack
           () => 0,
         ),
       (s) => s === 200,
+      30_000,
+      100,
+    );
+    // The daemon handles signals once started (its health server answers): a SIGTERM before that is the
+    // default one, which kills it.
+    await waitFor(
+      () => readyz(healthPort).catch(() => ({ status: 0, body: {} })),
+      (r) => r.status === 200,
       30_000,
       100,
     );
