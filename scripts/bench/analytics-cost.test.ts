@@ -35,6 +35,7 @@ describe('sideFigures', () => {
       steps: Object.fromEntries(Object.entries(steps).map(([k, seconds]) => [k, { seconds, share: 0 }])),
     },
     db_seconds_by_statement: {},
+    persons_recomputed: {},
   });
 
   it('averages CPU per event and each step over the runs, a step missing from a run counting as zero', () => {

@@ -3,8 +3,9 @@
  * persons of long history woven in (sessions of 20 page views a minute apart, spread evenly over the period;
  * with `--carts-every n` every n-th of them an add-to-cart, so that such a person also has many conversions to
  * credit), each run in a fresh environment.
- * Every batch recomputes each person it touches from all of its facts, so such a person costs more with every
- * event it adds; the target is throughput within 20 % of the normal stream. The views of the second run are
+ * Every batch loads each person it touches with all of its facts, and credits again all the conversions of
+ * those it cannot extend, so such a person costs more with every event it adds; the target is throughput within
+ * 20 % of the normal stream. The views of the second run are
  * reconciled afterwards (the drift must be zero).
  */
 import type { StorefrontEvent } from '../../contracts/src/events';

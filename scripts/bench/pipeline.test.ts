@@ -1,5 +1,5 @@
 import { committedIn, cpuSecondsIn, partitionShares } from './bench-env';
-import { batchTimeBySteps, dbTimeByTag } from './pipeline';
+import { batchTimeBySteps, dbTimeByTag, personsRecomputed } from './pipeline';
 
 const scrape = (steps: Record<string, number>, flush: number, tags: Record<string, number>): string =>
   [
@@ -33,6 +33,13 @@ describe('the pipeline bench reading the daemon’s metrics', () => {
     const before = scrape({}, 0, { 'identity.lock_keys': 1, 'raw_events.insert': 1 });
     const after = scrape({}, 0, { 'identity.lock_keys': 2.5, 'raw_events.insert': 4, 'views.web_users_upsert': 0.5 });
     expect(dbTimeByTag(before, after, 2)).toEqual({ 'raw_events.insert': 3, 'identity.lock_keys': 1.5 });
+  });
+
+  it('counts the persons recomputed since the first scrape, by path, over every worker', () => {
+    const line = (path: string, n: number) => `pipeline_persons_recomputed_total{path="${path}"} ${n}`;
+    const before = [line('extended', 5), line('full', 10), line('extended', 1)].join('\n');
+    const after = [line('extended', 50), line('full', 12), line('extended', 3)].join('\n');
+    expect(personsRecomputed(before, after)).toEqual({ extended: 47, full: 2 });
   });
 
   it('reads the committed messages (every result) and the CPU seconds from one scrape', () => {

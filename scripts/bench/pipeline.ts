@@ -52,6 +52,7 @@ export interface ThroughputPhase {
   pipeline_cpu_us_per_event: number;
   batch_time_by_step: ReturnType<typeof batchTimeBySteps>;
   db_seconds_by_statement: Record<string, number>;
+  persons_recomputed: Record<string, number>;
 }
 
 /**
@@ -81,6 +82,7 @@ export async function throughputPhase(env: BenchEnv, source: DemoSource, events:
     pipeline_cpu_us_per_event: Math.round((cpu * 1e6) / (events - atStart)),
     batch_time_by_step: batchTimeBySteps(before, after),
     db_seconds_by_statement: dbTimeByTag(before, after, 12),
+    persons_recomputed: personsRecomputed(before, after),
   };
   console.error(`bench: pipeline committed them in ${phase.seconds} s (${phase.events_per_s} events/s)`);
   return phase;
@@ -129,6 +131,7 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
           pipeline_cpu_us_per_event: phase.pipeline_cpu_us_per_event,
           batch_time_by_step: phase.batch_time_by_step,
           db_seconds_by_statement: phase.db_seconds_by_statement,
+          persons_recomputed: phase.persons_recomputed,
           replay_rebuild: {
             messages: rebuild.processed,
             seconds: Number(rebuild.seconds.toFixed(2)),
@@ -182,6 +185,14 @@ export function dbTimeByTag(before: string, after: string, top: number): Record<
       .slice(0, top)
       .map(([tag, seconds]) => [tag, Number(seconds.toFixed(2))]),
   );
+}
+
+/** Persons the batches recomputed between two scrapes, by path: extended, or in full from all their facts. */
+export function personsRecomputed(before: string, after: string): Record<string, number> {
+  const read = (text: string) =>
+    sumByLabel(text.matchAll(/^pipeline_persons_recomputed_total\{path="([a-z]+)"\} (\S+)$/gm));
+  const [b, a] = [read(before), read(after)];
+  return Object.fromEntries([...a].map(([path, n]) => [path, n - (b.get(path) ?? 0)]));
 }
 
 /**
