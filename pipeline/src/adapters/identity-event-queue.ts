@@ -26,6 +26,18 @@ export interface WebhookCandidate {
   referringSite: string;
 }
 
+/** The last of `sessions` (in start order) that started at or before `at`, by binary search. */
+function latestStartedBy(sessions: PersonView['sessions'], at: number): PersonView['sessions'][number] | undefined {
+  let lo = 0;
+  let hi = sessions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sessions[mid]!.startedAt <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 ? sessions[lo - 1] : undefined;
+}
+
 /** The session context of each new event, from the recomputed views, for the webhook payloads. */
 export function webhookCandidates(
   raw: readonly StorefrontEvent[],
@@ -38,14 +50,19 @@ export function webhookCandidates(
     for (const c of f.clientIds) personOf.set(c, f.personId);
     for (const e of f.events) factById.set(e.eventId, e);
   }
+  // Each client's sessions in start order (sessionize's); a person of long history has hundreds.
   const sessionsOf = new Map<string, PersonView['sessions']>();
   for (const v of views)
-    for (const s of v.sessions) sessionsOf.set(s.clientId, [...(sessionsOf.get(s.clientId) ?? []), s]);
+    for (const s of v.sessions) {
+      const list = sessionsOf.get(s.clientId);
+      if (list) list.push(s);
+      else sessionsOf.set(s.clientId, [s]);
+    }
   return raw.flatMap((event) => {
     const personId = personOf.get(event.clientId);
     if (!personId) return [];
     const at = Date.parse(event.timestamp);
-    const session = (sessionsOf.get(event.clientId) ?? []).filter((s) => s.startedAt <= at).at(-1);
+    const session = latestStartedBy(sessionsOf.get(event.clientId) ?? [], at);
     const landing = session ? factById.get(session.landingEventId) : undefined;
     return [
       {
