@@ -286,7 +286,7 @@ async function maintainPersons(ctx: StoreStep, batch: StoreBatch, affected: Affe
       views.flatMap((v) => v.sessions),
     );
     lap('sessions');
-    const conv = await writeConversions(q, storeId, stored.digests, views);
+    const conv = await writeConversions(q, storeId, stored, views);
     lap('attribution');
     return { sessions, conv };
   });

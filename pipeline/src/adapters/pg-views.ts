@@ -387,10 +387,7 @@ export interface ConversionDiff {
 }
 
 /** The conversions the views hold for some persons: digest and person by conversion key (`convKey`). */
-export interface StoredConversions {
-  digests: Map<string, string>;
-  personOf: Map<string, string>;
-}
+export type StoredConversions = ReadonlyMap<string, { digest: string; personId: string }>;
 
 export async function loadStoredConversions(
   q: Query,
@@ -404,25 +401,19 @@ export async function loadStoredConversions(
         [storeId, personIds],
       )
     : [];
-  const stored: StoredConversions = { digests: new Map(), personOf: new Map() };
-  for (const r of rows) {
-    const k = convKey(r.goal, r.conversion_key);
-    stored.digests.set(k, r.digest);
-    stored.personOf.set(k, r.person_id);
-  }
-  return stored;
+  return new Map(rows.map((r) => [convKey(r.goal, r.conversion_key), { digest: r.digest, personId: r.person_id }]));
 }
 
 /** Whether the views hold the conversion (`goal`, `key`) under `personId`. */
 export function storedUnder(stored: StoredConversions, personId: string): (goal: string, key: string) => boolean {
-  return (goal, key) => stored.personOf.get(convKey(goal, key)) === personId;
+  return (goal, key) => stored.get(convKey(goal, key))?.personId === personId;
 }
 
 /**
- * Makes the stored conversions whose digests `oldDigest` holds (those of the recomputed persons and of any
- * merged into them, `loadStoredConversions`) equal to `views`: unchanged conversions (same digest, or among a
- * view's `unchanged`) are left alone; for the others the old credits are deleted and retracted from the rollup
- * delta, and the new ones inserted and added. `cleared`: the transaction deleted the store's conversions and
+ * Makes the `stored` conversions (those of the recomputed persons and of any merged into them,
+ * `loadStoredConversions`) equal to `views`: unchanged conversions (same digest, or among a view's `unchanged`)
+ * are left alone; for the others the old credits are deleted and retracted from the rollup delta, and the new
+ * ones inserted and added. `cleared`: the transaction deleted the store's conversions and
  * credits before (a repair), so there is nothing to retract; the lookup of old credits is skipped, whose plan,
  * on a table the planner counts empty after a rebuild, would read every credit written so far once per chunk
  * (docs/decisions.md, Operations, "planner counts of filling tables").
@@ -430,7 +421,7 @@ export function storedUnder(stored: StoredConversions, personId: string): (goal:
 export async function writeConversions(
   q: Query,
   storeId: string,
-  oldDigest: ReadonlyMap<string, string>,
+  stored: StoredConversions,
   views: readonly PersonView[],
   opts: { cleared?: boolean } = {},
 ): Promise<ConversionDiff> {
@@ -444,10 +435,10 @@ export async function writeConversions(
       keep.add(k);
       if (pv.unchanged?.has(c)) continue;
       const digest = digestOf(c, pv.personId);
-      if (oldDigest.get(k) !== digest) fresh.push({ view: c, personId: pv.personId, digest });
+      if (stored.get(k)?.digest !== digest) fresh.push({ view: c, personId: pv.personId, digest });
     }
   }
-  const gone = [...oldDigest.keys()].filter((k) => !keep.has(k));
+  const gone = [...stored.keys()].filter((k) => !keep.has(k));
   // Old credits of every conversion rewritten or gone are deleted and retracted. Rewritten ones are
   // looked up by key, not by person, so a conversion that sat under another person cannot be counted twice.
   const retract = opts.cleared ? [] : [...new Set([...gone, ...fresh.map((f) => convKey(f.view.goal, f.view.key))])];
