@@ -433,7 +433,7 @@ export async function writeConversions(
     for (const c of pv.conversions) {
       const k = convKey(c.goal, c.key);
       keep.add(k);
-      if (pv.unchanged?.has(c)) continue;
+      if (pv.unchanged.has(c)) continue;
       const digest = digestOf(c, pv.personId);
       if (stored.get(k)?.digest !== digest) fresh.push({ view: c, personId: pv.personId, digest });
     }

@@ -90,11 +90,11 @@ export interface PersonView {
   sessions: Session[];
   conversions: ConversionView[];
   /**
-   * Conversions of `conversions` that the views already hold as they are (see `KeepStored`): their rows are
-   * kept, not rewritten. Their credits are not computed, except for purchases, whose credits the product
-   * analytics read.
+   * Conversions of `conversions` that the views already hold as they are (see `KeepStored`; none without it):
+   * their rows are kept, not rewritten. Their credits are not computed, except for purchases, whose credits the
+   * product analytics read.
    */
-  unchanged?: ReadonlySet<ConversionView>;
+  unchanged: ReadonlySet<ConversionView>;
 }
 
 /** What a batch added to a person's stored facts. */
@@ -414,9 +414,7 @@ export function recomputePerson(facts: PersonFacts, rules: StoreRules, keep?: Ke
     return view;
   });
   conversions.sort((a, b) => cmpStr(a.goal, b.goal) || cmpStr(a.key, b.key));
-  return keep === undefined
-    ? { personId: facts.personId, sessions, conversions }
-    : { personId: facts.personId, sessions, conversions, unchanged };
+  return { personId: facts.personId, sessions, conversions, unchanged };
 }
 
 /** A stable text of everything a conversion contributes to the views: equal text, nothing to change. */
