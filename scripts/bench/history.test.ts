@@ -36,4 +36,19 @@ describe('withLongHistory', () => {
     expect(withCarts).toHaveLength(100);
     withCarts.forEach((e, i) => expect(e.name).toBe(i % 10 === 9 ? 'product_added_to_cart' : 'page_viewed'));
   });
+
+  it('lands the sessions on different links in turn when asked, every event of a session on its link', () => {
+    const events = [...withLongHistory(demo, 1, 100, 10, 3).items()].flatMap((i) =>
+      i.kind === 'event' && i.event.clientId === 'history-client-0' ? [i.event] : [],
+    );
+    // Five sessions of 20 events: campaigns 0, 1, 2, 0, 1.
+    const links = events.map((e) => e.context.document.location.href.replace(/^https?:\/\/[^/]+/, ''));
+    expect(links).toEqual(
+      [0, 1, 2, 0, 1].flatMap((c) =>
+        Array.from({ length: 20 }, () => `/?utm_source=newsletter&utm_medium=email&utm_campaign=history-${c}`),
+      ),
+    );
+    expect(events.every((e) => e.context.window?.location?.href === e.context.document.location.href)).toBe(true);
+    expect(events.every((e) => e.context.document.referrer === '')).toBe(true);
+  });
 });

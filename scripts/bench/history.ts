@@ -2,7 +2,8 @@
  * `npm run bench -- history`: the pipeline's throughput on the demo stream, then on the same stream with a few
  * persons of long history woven in (sessions of 20 page views a minute apart, spread evenly over the period;
  * with `--carts-every n` every n-th of them an add-to-cart, so that such a person also has many conversions to
- * credit), each run in a fresh environment.
+ * credit; with `--landings n` its sessions come from n different newsletter links, in turn, instead of all
+ * from the same page), each run in a fresh environment.
  * Every batch loads each person it touches with all of its facts, and credits again all the conversions of
  * those it cannot extend, so such a person costs more with every event it adds; the target is throughput within
  * 20 % of the normal stream. The views of the second run are
@@ -23,6 +24,8 @@ export interface HistoryBenchOptions {
   each: number;
   /** Make every n-th event of a long-history person an add-to-cart, a conversion (absent: page views only). */
   cartsEvery?: number;
+  /** Land such a person's sessions on this many different links, in turn (absent: all on the same page). */
+  landings?: number;
 }
 
 const DAYS = 30;
@@ -34,14 +37,30 @@ function firstOf(demo: DemoPlan, name: StorefrontEvent['name']): StorefrontEvent
   throw new Error(`the demo stream has no ${name} event to copy`);
 }
 
+/** The event's page context on the link `?utm_source=newsletter&utm_medium=email&utm_campaign=<campaign>`. */
+function onLink(template: StorefrontEvent, campaign: string): StorefrontEvent['context'] {
+  const { document, window } = template.context;
+  const search = `?utm_source=newsletter&utm_medium=email&utm_campaign=${campaign}`;
+  const location = { ...document.location, href: `${document.location.origin}/${search}`, pathname: '/', search };
+  return { ...template.context, document: { ...document, location, referrer: '' }, window: { ...window, location } };
+}
+
 /**
  * The demo stream with `persons` clients of `each` events, in sessions spread evenly over its days (the
  * persons' sessions staggered), merged in time order: page views, and with `cartsEvery` every n-th of them an
- * add-to-cart.
+ * add-to-cart. With `landings`, every event of a person's s-th session is on the link of campaign `s % landings`,
+ * so that its sessions' touchpoints differ.
  */
-export function withLongHistory(demo: DemoPlan, persons: number, each: number, cartsEvery?: number): DemoSource {
+export function withLongHistory(
+  demo: DemoPlan,
+  persons: number,
+  each: number,
+  cartsEvery?: number,
+  landings?: number,
+): DemoSource {
   const view = firstOf(demo, 'page_viewed');
   const cart = cartsEvery ? firstOf(demo, 'product_added_to_cart') : view;
+  const links = Array.from({ length: landings ?? 0 }, (_, c) => onLink(view, `history-${c}`));
   const start = demo.options.start.getTime();
   const sessions = Math.ceil(each / VIEWS_PER_SESSION);
   const step = (DAYS * 86_400_000) / sessions;
@@ -56,6 +75,7 @@ export function withLongHistory(demo: DemoPlan, persons: number, each: number, c
         at,
         event: {
           ...template,
+          ...(links.length ? { context: links[session % links.length]! } : {}),
           id: `sh-history-${k}-${i}`,
           clientId: `history-client-${k}`,
           seq: i + 1,
@@ -91,7 +111,7 @@ export async function benchHistory(opts: HistoryBenchOptions): Promise<void> {
     const demo = plan();
     const phase = await throughputPhase(
       env,
-      withLongHistory(demo, opts.persons, opts.each, opts.cartsEvery),
+      withLongHistory(demo, opts.persons, opts.each, opts.cartsEvery, opts.landings),
       demo.summary.events + extra,
     );
     await env.stopPipeline();
@@ -103,7 +123,12 @@ export async function benchHistory(opts: HistoryBenchOptions): Promise<void> {
       {
         bench: 'history',
         demo_events: opts.events,
-        long_history: { persons: opts.persons, events_each: opts.each, carts_every: opts.cartsEvery ?? null },
+        long_history: {
+          persons: opts.persons,
+          events_each: opts.each,
+          carts_every: opts.cartsEvery ?? null,
+          landings: opts.landings ?? null,
+        },
         normal,
         with_long_history: history,
         throughput_ratio: Number((history.events_per_s / normal.events_per_s).toFixed(3)),

@@ -3,7 +3,7 @@
  *   npm run bench -- ingest     [--events 100000] [--batch 500] [--concurrency 8]
  *   npm run bench -- pipeline   [--events 100000] [--rate 1000] [--live-seconds 20] [--workers 1]
  *   npm run bench -- api        [--events 1000000] [--seconds 20] [--concurrency 4] [--ingest-rate 1000]
- *   npm run bench -- history    [--events 100000] [--persons 5] [--each 5000] [--carts-every n]
+ *   npm run bench -- history    [--events 100000] [--persons 5] [--each 5000] [--carts-every n] [--landings n]
  *   npm run bench -- analytics-cost [--events 100000] [--rounds 1]
  */
 import { Command } from 'commander';
@@ -63,6 +63,11 @@ program
     '--carts-every <n>',
     'make every n-th event of such a person an add-to-cart (default: page views only)',
     positiveInteger('carts-every'),
+  )
+  .option(
+    '--landings <n>',
+    "land such a person's sessions on n different links in turn (default: all on the same page)",
+    positiveInteger('landings'),
   )
   .action((o: HistoryBenchOptions) => benchHistory(o));
 
