@@ -133,4 +133,5 @@ export interface CreditDbRow {
   new_weight: string;
   value_micros: string;
   cogs_micros: string;
+  touches: number;
 }

@@ -47,6 +47,7 @@ async function newStore(opts: { lookbackDays?: number; timezone?: string } = {})
     pushOrder: (o: Parameters<typeof pushOrder>[4]) => pushOrder(api.url, shop.credentials.ingest_key, db, id, o),
     rollup: (goal: string, model: string) => rollup(db, id, goal, model),
     ingestKey: shop.credentials.ingest_key,
+    apiKey: shop.credentials.api_key,
     expectNoDrift: async () => {
       const r = await reconcileStore(db, id);
       expect(r.drift).toEqual([]);
@@ -316,6 +317,53 @@ describe('dimension values that COPY must escape', () => {
         campaign: 'spring\ndrop',
       })),
     );
+    await s.expectNoDrift();
+  });
+});
+
+describe('touchpoints that share their dimensions', () => {
+  it('are stored as one credit row per model that sums them, and still counted one by one', async () => {
+    // Client R: google cpc on day 1 (S1), facebook organic on day 2 (S2), the same google cpc link on day 3 (S3),
+    // then a purchase of 30 (order 7001) in S3. Touches S1, S2, S3 (n = 3); S1 and S3 have the same dimensions.
+    //   linear (1/3 each): google 2/3 = 666,667 weight units / 20 (the remainder unit goes to the first
+    //     touch), facebook 1/3 = 333,333 / 10
+    //   position (2/5, 1/5, 2/5): google 4/5 / 24, facebook 1/5 / 6
+    //   first and last: google, one touch each
+    const s = await newStore();
+    await s.send(
+      pageView({ client: 'R', at: '2026-04-01T10:00:00Z', url: GOOGLE }),
+      pageView({ client: 'R', at: '2026-04-02T10:00:00Z', referrer: FACEBOOK_REF }),
+      pageView({ client: 'R', at: '2026-04-03T10:00:00Z', url: GOOGLE }),
+      checkoutCompleted(
+        { client: 'R', at: '2026-04-03T10:05:00Z' },
+        { orderId: '7001', token: 'tok-r', amount: 30, email: 'rae@example.com' },
+      ),
+    );
+    const credits = await db.query<{ model: string; source: string; touches: number; weight: string; v: string }>(
+      'test.credits',
+      `select model, source, touches, weight::text, (value_micros / 1000000)::text as v from conversion_credits
+       where store_id = $1 and goal = 'purchase' order by model, touch_index`,
+      [s.id],
+    );
+    expect(credits).toEqual([
+      { model: 'first', source: 'google', touches: 1, weight: '1000000', v: '30' },
+      { model: 'last', source: 'google', touches: 1, weight: '1000000', v: '30' },
+      { model: 'linear', source: 'google', touches: 2, weight: '666667', v: '20' },
+      { model: 'linear', source: 'facebook', touches: 1, weight: '333333', v: '10' },
+      { model: 'position', source: 'google', touches: 2, weight: '800000', v: '24' },
+      { model: 'position', source: 'facebook', touches: 1, weight: '200000', v: '6' },
+      expect.objectContaining({ model: 'time_decay', source: 'google', touches: 2 }),
+      expect.objectContaining({ model: 'time_decay', source: 'facebook', touches: 1 }),
+    ]);
+    // The order's touchpoints are counted one by one in the campaign's order list.
+    const orders = await request(api.url)
+      .post('/v2-4-2/api/order/campaign-list')
+      .set('ApiKey', s.apiKey)
+      .send({ start_date: '2026-04-01', end_date: '2026-04-04', campaign: 'brand', model: 'linear' });
+    expect(orders.status).toBe(200);
+    expect(orders.body.data.records).toEqual([
+      expect.objectContaining({ order_id: '7001', credit: 0.666667, attributed_value: 20, touchpoints_count: 3 }),
+    ]);
     await s.expectNoDrift();
   });
 });

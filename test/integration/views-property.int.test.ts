@@ -335,7 +335,7 @@ async function snapshot(storeId: string): Promise<Record<string, unknown[]>> {
     ),
     credits: await rows(
       `select goal, conversion_key, model, touch_index, channel, source, campaign, campaign_id, ad_set_id, ad_id, weight,
-              new_weight, value_micros, cogs_micros
+              new_weight, value_micros, cogs_micros, touches
        from conversion_credits where store_id = $1 order by 1,2,3,4`,
     ),
     sessions: await rows(

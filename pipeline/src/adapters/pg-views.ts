@@ -295,13 +295,47 @@ export interface CreditRow extends Credit {
   goal: Goal;
   key: string;
   day: string;
+  /** The touchpoints whose credits the row sums: those of the conversion and model with the same dimensions. */
+  touches: number;
 }
 
-/** A conversion's credits as rows, their fields written out (no spread, see creditOf in recompute-person.ts). */
+/** The fields a credit row is grouped by: the model and every dimension of `conversion_credits`. */
+const CREDIT_ROW_KEY = compositeKey([
+  'model',
+  'channel',
+  'source',
+  'medium',
+  'campaign',
+  'landingPage',
+  'platform',
+  'linkCode',
+  'campaignId',
+  'adSetId',
+  'adId',
+]);
+
+/**
+ * A conversion's credits as rows: one per model and distinct touchpoint dimensions, summing the credits of the
+ * touchpoints that share them, at the first one's index (docs/decisions.md, Storage, "One credit row per
+ * distinct touchpoint"). Every reader sums credits by dimensions, so the sums are what one row per touchpoint
+ * gave; a conversion's number of touchpoints is the sum of its rows' `touches` under one model.
+ * Fields written out (no spread, see creditOf in recompute-person.ts).
+ */
 export function creditRowsOf(c: ConversionView): CreditRow[] {
   const rows: CreditRow[] = [];
+  const byDims = new Map<string, CreditRow>();
   for (const cr of c.credits) {
-    rows.push({
+    const k = CREDIT_ROW_KEY.of(cr);
+    const same = byDims.get(k);
+    if (same) {
+      same.weight += cr.weight;
+      same.newWeight += cr.newWeight;
+      same.valueMicros += cr.valueMicros;
+      same.cogsMicros += cr.cogsMicros;
+      same.touches++;
+      continue;
+    }
+    const row: CreditRow = {
       channel: cr.channel,
       source: cr.source,
       medium: cr.medium,
@@ -321,7 +355,10 @@ export function creditRowsOf(c: ConversionView): CreditRow[] {
       goal: c.goal,
       key: c.key,
       day: c.day,
-    });
+      touches: 1,
+    };
+    byDims.set(k, row);
+    rows.push(row);
   }
   return rows;
 }
@@ -375,6 +412,7 @@ function creditOf(r: CreditDbRow): CreditRow {
     newWeight: num(r.new_weight),
     valueMicros: num(r.value_micros),
     cogsMicros: num(r.cogs_micros),
+    touches: r.touches,
   };
 }
 
@@ -449,7 +487,7 @@ export async function writeConversions(
        where c.store_id = $1 and c.goal = d.goal and c.conversion_key = d.conversion_key
        returning c.goal, c.conversion_key, c.model, c.touch_index, to_char(c.day, 'YYYY-MM-DD') as day, c.channel, c.source,
                  c.medium, c.campaign, c.landing_page, c.platform, c.link_code, c.campaign_id, c.ad_set_id, c.ad_id, c.weight,
-                 c.new_weight, c.value_micros, c.cogs_micros`,
+                 c.new_weight, c.value_micros, c.cogs_micros, c.touches`,
       [storeId, ...CONVERSION_KEY.fieldArrays(retract)],
     );
     const removed = removedCredits.map(creditOf);
@@ -514,15 +552,15 @@ export async function writeConversions(
 
 const CREDIT_COLUMNS =
   'store_id, goal, conversion_key, model, touch_index, day, channel, source, medium, campaign, landing_page, ' +
-  'platform, link_code, campaign_id, ad_set_id, ad_id, weight, new_weight, value_micros, cogs_micros';
+  'platform, link_code, campaign_id, ad_set_id, ad_id, weight, new_weight, value_micros, cogs_micros, touches';
 
 /** Credits per COPY statement: bounds the text built at once, for a batch of persons with long histories. */
 const CREDITS_PER_COPY = 20_000;
 
 /**
- * Inserts credits by COPY: a conversion's credits number its touchpoints times the models, the most rows a
- * batch writes (docs/decisions.md, Storage). The writer deleted the old credits of every conversion it rewrites
- * first, in the same transaction, so each row is new; a duplicate fails the batch as the insert did.
+ * Inserts credits by COPY: a conversion's credit rows number up to its touchpoints times the models, the most
+ * rows a batch writes (docs/decisions.md, Storage). The writer deleted the old credits of every conversion it
+ * rewrites first, in the same transaction, so each row is new; a duplicate fails the batch as the insert did.
  */
 export async function insertCredits(q: Query, storeId: string, credits: readonly CreditRow[]): Promise<void> {
   for (let from = 0; from < credits.length; from += CREDITS_PER_COPY) {
@@ -550,6 +588,7 @@ export async function insertCredits(q: Query, storeId: string, credits: readonly
         c.newWeight,
         c.valueMicros,
         c.cogsMicros,
+        c.touches,
       ]);
     }
     await q.copyFrom('views.credits_copy', `copy conversion_credits (${CREDIT_COLUMNS}) from stdin`, text);

@@ -339,9 +339,11 @@ export class AdAnalysisService {
     const keys = rows.map((r) => r.conversion_key);
     const [details, counts] = await Promise.all([
       this.conversions(store.store_id, goal, keys),
+      // A credit row sums the touchpoints that share its dimensions, and linear credits every touchpoint
+      // (docs/decisions.md, Storage, "One credit row per distinct touchpoint").
       this.db.query<{ conversion_key: string; n: string }>(
         'ads.touch_counts',
-        `select conversion_key, count(*) as n from conversion_credits
+        `select conversion_key, sum(touches) as n from conversion_credits
          where store_id = $1 and goal = $2 and model = 'linear' and conversion_key = any($3::text[])
          group by conversion_key`,
         [store.store_id, goal, keys],
