@@ -173,14 +173,21 @@ function sumOf(matches: Iterable<RegExpMatchArray>): number {
   return total;
 }
 
+/** How much each series of `pattern` (label in the first group, value in the second) grew between two scrapes. */
+function growthByLabel(before: string, after: string, pattern: RegExp): Map<string, number> {
+  const b = sumByLabel(before.matchAll(pattern));
+  return new Map([...sumByLabel(after.matchAll(pattern))].map(([label, n]) => [label, n - (b.get(label) ?? 0)]));
+}
+
 /** The `top` statement tags by PostgreSQL time between two scrapes (lock waits count as statement time). */
 export function dbTimeByTag(before: string, after: string, top: number): Record<string, number> {
-  const read = (text: string): Map<string, number> =>
-    sumByLabel(text.matchAll(/^pipeline_db_query_duration_seconds_sum\{tag="([^"]+)",ok="true"\} (\S+)$/gm));
-  const [b, a] = [read(before), read(after)];
+  const grown = growthByLabel(
+    before,
+    after,
+    /^pipeline_db_query_duration_seconds_sum\{tag="([^"]+)",ok="true"\} (\S+)$/gm,
+  );
   return Object.fromEntries(
-    [...a]
-      .map(([tag, sum]) => [tag, sum - (b.get(tag) ?? 0)] as const)
+    [...grown]
       .sort((x, y) => y[1] - x[1])
       .slice(0, top)
       .map(([tag, seconds]) => [tag, Number(seconds.toFixed(2))]),
@@ -189,10 +196,9 @@ export function dbTimeByTag(before: string, after: string, top: number): Record<
 
 /** Persons the batches recomputed between two scrapes, by path: extended, or in full from all their facts. */
 export function personsRecomputed(before: string, after: string): Record<string, number> {
-  const read = (text: string) =>
-    sumByLabel(text.matchAll(/^pipeline_persons_recomputed_total\{path="([a-z]+)"\} (\S+)$/gm));
-  const [b, a] = [read(before), read(after)];
-  return Object.fromEntries([...a].map(([path, n]) => [path, n - (b.get(path) ?? 0)]));
+  return Object.fromEntries(
+    growthByLabel(before, after, /^pipeline_persons_recomputed_total\{path="([a-z]+)"\} (\S+)$/gm),
+  );
 }
 
 /**
@@ -204,24 +210,18 @@ export function batchTimeBySteps(
   before: string,
   after: string,
 ): { flush_seconds: number; steps: Record<string, { seconds: number; share: number }> } {
-  const read = (text: string): Map<string, number> => {
-    const out = sumByLabel(text.matchAll(/^pipeline_batch_step_seconds_total\{step="([a-z_]+)"\} (\S+)$/gm));
-    out.set('flush', sumOf(text.matchAll(/^pipeline_flush_duration_seconds_sum (\S+)$/gm)));
-    return out;
-  };
-  const [b, a] = [read(before), read(after)];
-  const since = (k: string): number => (a.get(k) ?? 0) - (b.get(k) ?? 0);
-  const flush = since('flush');
+  const flushOf = (text: string): number => sumOf(text.matchAll(/^pipeline_flush_duration_seconds_sum (\S+)$/gm));
+  const flush = flushOf(after) - flushOf(before);
+  const grown = growthByLabel(before, after, /^pipeline_batch_step_seconds_total\{step="([a-z_]+)"\} (\S+)$/gm);
   const steps: Record<string, { seconds: number; share: number }> = {};
   let named = 0;
   const entry = (seconds: number) => ({
     seconds: Number(seconds.toFixed(2)),
     share: flush > 0 ? Number((seconds / flush).toFixed(3)) : 0,
   });
-  for (const k of a.keys()) {
-    if (k === 'flush') continue;
-    named += since(k);
-    steps[k] = entry(since(k));
+  for (const [k, seconds] of grown) {
+    named += seconds;
+    steps[k] = entry(seconds);
   }
   steps.other = entry(Math.max(0, flush - named));
   return { flush_seconds: Number(flush.toFixed(2)), steps };
@@ -233,11 +233,8 @@ function histogramCount(text: string): number {
 
 /** Quantile of the observations made between two scrapes of the histogram. */
 function histogramQuantileSince(before: string, after: string, q: number): number | null {
-  const parse = (text: string) =>
-    sumByLabel(text.matchAll(new RegExp(`^${VIS}_bucket\\{le="([^"]+)"\\} (\\d+)`, 'gm')));
-  const b = parse(before);
-  const a = parse(after);
-  const diff = [...a].map(([le, n]) => `${VIS}_bucket{le="${le}"} ${n - (b.get(le) ?? 0)}`).join('\n');
+  const grown = growthByLabel(before, after, new RegExp(`^${VIS}_bucket\\{le="([^"]+)"\\} (\\d+)`, 'gm'));
+  const diff = [...grown].map(([le, n]) => `${VIS}_bucket{le="${le}"} ${n}`).join('\n');
   return histogramQuantile(diff, VIS, q);
 }
 
