@@ -135,6 +135,8 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
           replay_rebuild: {
             messages: rebuild.processed,
             seconds: Number(rebuild.seconds.toFixed(2)),
+            empty_seconds: Number((rebuild.emptySeconds ?? 0).toFixed(2)),
+            load_seconds: Number((rebuild.loadSeconds ?? 0).toFixed(2)),
             recompute_seconds: Number((rebuild.recomputeSeconds ?? 0).toFixed(2)),
             events_per_s: Math.round(rebuild.processed / Math.max(rebuild.seconds, 0.001)),
           },

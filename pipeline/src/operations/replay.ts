@@ -45,6 +45,10 @@ export interface ReplayProgress {
   seconds: number;
   /** With rebuild: raw payloads deleted because the stream no longer holds their events (or they lay outside the range). */
   payloadsDropped?: number;
+  /** With rebuild: the time spent emptying the store (included in seconds). */
+  emptySeconds?: number;
+  /** With rebuild: the time spent loading the facts from the stream (included in seconds). */
+  loadSeconds?: number;
   /** With rebuild: the time spent recomputing the views from the loaded facts (included in seconds). */
   recomputeSeconds?: number;
 }
@@ -227,13 +231,18 @@ export async function replayStore(
     failed: 0,
     seconds: 0,
   };
-  if (range.rebuild) await vacuumEmptiedTables(db, await emptyStore(db, range.storeId), logger);
+  if (range.rebuild) {
+    await vacuumEmptiedTables(db, await emptyStore(db, range.storeId), logger);
+    progress.emptySeconds = (Date.now() - started) / 1000;
+  }
   // Refilled tables' planner counts are kept from reading zero through the load and the repair.
   const statistics = range.rebuild ? watchPlannerCounts(db, EMPTIED_TABLES, logger, { everyMs: 250 }) : undefined;
   try {
+    const loadStarted = Date.now();
     if (total > 0) await applyStreamRange(js, db, range, { filter, lastSeq, started }, logger, progress, onProgress);
     if (range.rebuild) {
       progress.payloadsDropped = await dropPayloadsWithoutFacts(db, range.storeId);
+      progress.loadSeconds = (Date.now() - loadStarted) / 1000;
       if (total > 0) {
         const t = Date.now();
         await reconcileStore(db, range.storeId, { repair: true });
