@@ -226,11 +226,13 @@ describe('replay', () => {
     const { stdout } = await replay(['--rebuild']);
     const summary = JSON.parse(stdout) as {
       mode: string;
+      loadedBy: string;
       stored: number;
       payloadsDropped: number;
       events_per_s: number;
     };
     expect(summary.mode).toBe('rebuild');
+    expect(summary.loadedBy).toBe('bulk');
     expect(summary.events_per_s).toBeGreaterThan(0);
     expect(summary.stored).toBe(stored.facts!.length);
     expect(summary.payloadsDropped).toBe(1);

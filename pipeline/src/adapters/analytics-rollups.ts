@@ -790,6 +790,15 @@ export async function upsertProductInfo(q: Query, storeId: string, events: reado
       return !same || at - s.seen_at.getTime() > SIGHTING_REFRESH_MS;
     })
     .sort((a, b) => (a.productId < b.productId ? -1 : 1));
+  await insertProductInfo(q, storeId, rows);
+}
+
+/** Writes products' sightings (their latest name and image, and when they were seen), newer ones winning. */
+export async function insertProductInfo(
+  q: Query,
+  storeId: string,
+  rows: ReadonlyArray<ProductInfo & { at: string }>,
+): Promise<void> {
   if (rows.length === 0) return;
   await q(
     'facts.product_info_upsert',

@@ -44,13 +44,18 @@ export type MaintainViews = (tx: Query, facts: NewFacts, afterCommit: (fn: () =>
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
-function deadLetterOf(item: BatchItem, storeId: string | null, reason: string): DeadLetterRow {
+/** The dead letter of a message: its payload as text, without the NULs PostgreSQL cannot hold. */
+export function deadLetterOf(
+  msg: Pick<BatchItem['msg'], 'seq' | 'subject' | 'data'>,
+  storeId: string | null,
+  reason: string,
+): DeadLetterRow {
   return {
     storeId,
-    seq: item.msg.seq,
-    subject: item.msg.subject,
+    seq: msg.seq,
+    subject: msg.subject,
     reason,
-    payload: decoder.decode(item.msg.data).replaceAll('\u0000', ''),
+    payload: decoder.decode(msg.data).replaceAll('\u0000', ''),
   };
 }
 
@@ -93,11 +98,11 @@ export function createBatchWriter(
       for (const item of items) {
         const d = item.decoded;
         if (d.kind === 'poison') {
-          dead.push(deadLetterOf(item, d.storeId, d.reason));
+          dead.push(deadLetterOf(item.msg, d.storeId, d.reason));
           continue;
         }
         if (!stores.has(d.storeId)) {
-          dead.push(deadLetterOf(item, d.storeId, `unknown store ${d.storeId}`));
+          dead.push(deadLetterOf(item.msg, d.storeId, `unknown store ${d.storeId}`));
           continue;
         }
         const seq = item.msg.seq;
@@ -180,7 +185,7 @@ export function createBatchWriter(
 
   async function deadLetter(item: BatchItem, reason: string): Promise<void> {
     const storeId = item.decoded.kind === 'poison' ? item.decoded.storeId : item.decoded.storeId;
-    await db.transaction('dead_letter', (tx) => insertDeadLetters(tx, [deadLetterOf(item, storeId, reason)]));
+    await db.transaction('dead_letter', (tx) => insertDeadLetters(tx, [deadLetterOf(item.msg, storeId, reason)]));
   }
 
   return { applyBatch, deadLetter, isTransient: isTransientDbError };

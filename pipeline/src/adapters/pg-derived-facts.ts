@@ -10,6 +10,32 @@ import { copyNewRows, storedEventIds } from './pg-fact-store';
 import { EVENT_FACT_COLUMNS } from './pg-views';
 import { lockNames } from './pg-advisory-locks';
 
+/** One event fact as a line of COPY text, in the columns `store_id, EVENT_FACT_COLUMNS`. */
+export function eventFactLine(storeId: string, e: EventFact): string {
+  return copyLine([
+    storeId,
+    e.eventId,
+    e.clientId,
+    e.name,
+    new Date(e.at).toISOString(),
+    e.pageUrl,
+    e.referrer,
+    e.email,
+    e.customerId,
+    e.orderId,
+    e.checkoutToken,
+    e.isFirstOrder,
+    e.valueMicros,
+    e.valueOrig,
+    e.currencyOrig,
+    JSON.stringify(e.lines),
+    JSON.stringify(e.items),
+  ]);
+}
+
+/** The COPY of event facts, whose lines `eventFactLine` makes. */
+export const EVENT_FACTS_COPY_SQL = `copy event_facts (store_id, ${EVENT_FACT_COLUMNS}) from stdin`;
+
 /**
  * Stores the facts of new events by COPY, like the raw events (docs/decisions.md, Storage): those a lookup
  * finds stored already (their raw events pruned by retention, then replayed) are left out, unless the batch
@@ -29,31 +55,9 @@ export async function insertEventFacts(
         storeId,
         events.map((e) => e.eventId),
       );
-  const lines = events
-    .filter((e) => !old.has(e.eventId))
-    .map((e) =>
-      copyLine([
-        storeId,
-        e.eventId,
-        e.clientId,
-        e.name,
-        new Date(e.at).toISOString(),
-        e.pageUrl,
-        e.referrer,
-        e.email,
-        e.customerId,
-        e.orderId,
-        e.checkoutToken,
-        e.isFirstOrder,
-        e.valueMicros,
-        e.valueOrig,
-        e.currencyOrig,
-        JSON.stringify(e.lines),
-        JSON.stringify(e.items),
-      ]),
-    );
+  const lines = events.filter((e) => !old.has(e.eventId)).map((e) => eventFactLine(storeId, e));
   if (lines.length === 0) return;
-  await copyNewRows(q, 'facts.events_copy', `copy event_facts (store_id, ${EVENT_FACT_COLUMNS}) from stdin`, lines);
+  await copyNewRows(q, 'facts.events_copy', EVENT_FACTS_COPY_SQL, lines);
 }
 
 export async function upsertOrderFacts(q: Query, storeId: string, orders: readonly OrderFact[]): Promise<void> {

@@ -9,7 +9,7 @@ import { copyBytesField, copyData, copyFields } from '../../../storage/pg-copy-t
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { AdSpendRow, ShopCustomer, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
 import type { LinkClick } from '../domain/decode-message';
-import type { AdSpendFact } from '../domain/facts';
+import { adSpendKey, type AdSpendFact } from '../domain/facts';
 
 export interface StoreSettings {
   storeId: string;
@@ -282,12 +282,6 @@ export async function upsertPushes(q: Query, rows: PushRows): Promise<ChangedPus
     customers: customers.map((r) => ({ storeId: r.storeId, customer: r.payload as ShopCustomer })),
     adSpend,
   };
-}
-
-export function adSpendKey(
-  f: Pick<AdSpendFact, 'day' | 'platform' | 'accountId' | 'campaignId' | 'adsetId' | 'adId'>,
-): string {
-  return [f.day, f.platform, f.accountId, f.campaignId, f.adsetId, f.adId].join('\u0000');
 }
 
 interface AdSpendDbRow {

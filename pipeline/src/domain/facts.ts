@@ -278,6 +278,13 @@ export function toVariantCosts(product: ShopProduct): VariantCost[] {
 
 const lc = (s: string): string => s.trim().toLowerCase();
 
+/** The key of an ad spend row within its store: one row per day, platform, account, campaign, ad set and ad. */
+export function adSpendKey(
+  f: Pick<AdSpendFact, 'day' | 'platform' | 'accountId' | 'campaignId' | 'adsetId' | 'adId'>,
+): string {
+  return [f.day, f.platform, f.accountId, f.campaignId, f.adsetId, f.adId].join('\u0000');
+}
+
 export function toAdSpendFact(row: AdSpendRow, storeCurrency: string, rateOf: RateOf): Derived<AdSpendFact> {
   const spend = convertToStore(row.spend, row.currency, storeCurrency, rateOf);
   const value = convertToStore(row.conversion_value, row.currency, storeCurrency, rateOf);

@@ -2,14 +2,14 @@
  * Replay (docs/product.md, Operations): re-consume a store's messages from the EVENTS stream, from a time or a
  * sequence, through the daemon's own batch flow, batch writer and view maintenance. Idempotent: beside the live
  * daemon it changes no figure. With `rebuild`, the store's stream-derived facts and every view are emptied
- * first, so the views are recomputed from what the stream holds; the raw payloads are kept rather than deleted
- * and written again (docs/decisions.md, Operations). Replays queue no webhook deliveries.
+ * and its facts loaded again from what the stream holds, in memory and in bulk (`rebuild-load.ts`); the views
+ * are then recomputed once; the raw payloads are kept rather than deleted and written again (docs/decisions.md,
+ * Operations). Replays queue no webhook deliveries.
  */
-import { jetstream, jetstreamManager, DeliverPolicy, type JetStreamClient } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { EVENTS_STREAM } from '../../../contracts/src/subjects';
-import { STREAM_FACT_TABLES, VIEW_TABLES } from '../../../storage/schema';
-import type { Db } from '../../../storage/db';
+import { type Db, isTransientDbError } from '../../../storage/db';
 import type { Logger } from '../../../runtime/logger';
 import { lastValueFrom, Observable, tap } from 'rxjs';
 import { buildPipeline, type PipelineReport } from '../stream/build-pipeline';
@@ -19,6 +19,9 @@ import { createBatchWriter } from '../adapters/pg-batch-writer';
 import { createViewMaintainer } from '../adapters/pg-view-maintainer';
 import { reconcileStore } from './reconcile';
 import { vacuumEmptiedTables, watchPlannerCounts } from '../adapters/planner-counts';
+import { insertDeadLetters, loadRates, loadStores } from '../adapters/pg-fact-store';
+import { EMPTIED_TABLES, emptyStoreIn, type LoadedStream, loadStoreStream } from './rebuild-load';
+import { rangeMessages } from './stream-range';
 
 export interface ReplayRange {
   storeId: string;
@@ -45,6 +48,11 @@ export interface ReplayProgress {
   seconds: number;
   /** With rebuild: raw payloads deleted because the stream no longer holds their events (or they lay outside the range). */
   payloadsDropped?: number;
+  /**
+   * With rebuild: how the facts were loaded: `bulk` (the rebuild's own load), or `batches` (the daemon's batch
+   * flow, when PostgreSQL refused a message's facts).
+   */
+  loadedBy?: 'bulk' | 'batches';
   /** With rebuild: the time spent emptying the store (included in seconds). */
   emptySeconds?: number;
   /** With rebuild: the time spent loading the facts from the stream (included in seconds). */
@@ -53,29 +61,24 @@ export interface ReplayProgress {
   recomputeSeconds?: number;
 }
 
-/** What a rebuild empties: the store's views and stream-derived facts but its raw payloads. */
-const EMPTIED_TABLES = [...VIEW_TABLES, ...STREAM_FACT_TABLES.filter((t) => t !== 'raw_events')];
-
 /**
- * Empties a store's views and stream-derived facts for a rebuild, all but its raw payloads: the stream brings the
- * same messages again, so the load stores none (`payloadsKept`) and `dropPayloadsWithoutFacts` then removes those
- * the stream no longer holds. Returns the rows deleted, by table.
+ * Empties a store's views and stream-derived facts for a rebuild through the batch flow, all but its raw payloads:
+ * the stream brings the same messages again, so the load stores none (`payloadsKept`) and
+ * `dropPayloadsWithoutFacts` then removes those the stream no longer holds. Returns the rows deleted, by table.
  */
 export async function emptyStore(db: Db, storeId: string): Promise<Map<string, number>> {
-  const deleted = new Map<string, number>();
-  await db.transaction('replay.empty', async (tx) => {
-    // The write lock keeps the live daemon's batches out while the store is emptied.
-    await tx('replay.lock', `lock table ${VIEW_TABLES.join(', ')} in exclusive mode`);
-    for (const table of EMPTIED_TABLES) {
-      const [row] = await tx<{ n: string }>(
-        `replay.empty_${table}`,
-        `with d as (delete from ${table} where store_id = $1 returning 1) select count(*) as n from d`,
-        [storeId],
-      );
-      deleted.set(table, Number(row?.n ?? 0));
-    }
-  });
-  return deleted;
+  return db.transaction('replay.empty', (tx) => emptyStoreIn(tx, storeId));
+}
+
+/** One replay: where it reads, where it writes, and what it reports to. */
+interface ReplayRun {
+  js: JetStreamClient;
+  db: Db;
+  range: ReplayRange;
+  stream: { filter: string; lastSeq: number; started: number; total: number };
+  logger: Logger;
+  progress: ReplayProgress;
+  onProgress?: (p: ReplayProgress) => void;
 }
 
 /**
@@ -101,34 +104,18 @@ export async function dropPayloadsWithoutFacts(db: Db, storeId: string): Promise
  * Applies the store's messages of the range through the daemon's batch flow, counting into `progress`; throws when
  * some could not be applied.
  */
-async function applyStreamRange(
-  js: JetStreamClient,
-  db: Db,
-  range: ReplayRange,
-  stream: { filter: string; lastSeq: number; started: number },
-  logger: Logger,
-  progress: ReplayProgress,
-  onProgress?: (p: ReplayProgress) => void,
-): Promise<void> {
-  const { filter, lastSeq, started } = stream;
-  // A rebuild loads the facts alone and recomputes every view once at the end (each person once, instead
-  // of once per batch that touches it); a plain replay maintains the views batch by batch like the daemon.
+async function applyStreamRange(run: ReplayRun): Promise<void> {
+  const { js, db, range, logger, progress, onProgress } = run;
+  const { filter, lastSeq, started } = run.stream;
+  // A rebuild's fallback loads the facts alone and recomputes every view once at the end (each person once,
+  // instead of once per batch that touches it); a plain replay maintains the views batch by batch like the daemon.
   const writer = createBatchWriter(db, createViewMaintainer(logger, { factsOnly: range.rebuild }), {
     payloadsKept: range.rebuild,
   });
-  const consumer = await js.consumers.get(EVENTS_STREAM, {
-    filter_subjects: filter,
-    ...(range.fromSeq !== undefined
-      ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: range.fromSeq }
-      : range.fromTime !== undefined
-        ? { deliver_policy: DeliverPolicy.StartTime, opt_start_time: new Date(range.fromTime).toISOString() }
-        : { deliver_policy: DeliverPolicy.All }),
-  });
   const batchSize = range.batchSize ?? 5000;
 
-  // The stream range as a source of messages: fetch batch after batch until the end of the range or until
-  // the stream has nothing more for the store. An ordered consumer has no max_ack_pending to hold it back,
-  // so the source waits while two batches' worth of messages are not yet applied.
+  // The stream range as a source of messages. An ordered consumer has no max_ack_pending to hold it back, so
+  // the source waits while two batches' worth of messages are not yet applied.
   const maxPending = 2 * batchSize;
   let pending = 0;
   let resume: (() => void) | null = null;
@@ -139,27 +126,11 @@ async function applyStreamRange(
   const source$ = new Observable<InboundMessage>((subscriber) => {
     let stopped = false;
     const pull = async (): Promise<void> => {
-      for (let done = false; !done && !stopped;) {
-        const messages = await consumer.fetch({ max_messages: batchSize, expires: range.fetchExpiresMs ?? 2000 });
-        let received = 0;
-        for await (const m of messages) {
-          received++;
-          const inbound = toInbound(m, false);
-          if (inbound.seq > lastSeq || (range.toTime !== undefined && m.info.timestampNanos / 1e6 > range.toTime)) {
-            done = true;
-            break;
-          }
-          pending++;
-          subscriber.next(inbound);
-          while (pending >= maxPending && !stopped) await new Promise<void>((r) => (resume = r));
-          // The range's last message, or the last the stream holds for the store (nothing more pending): a fetch
-          // short of its count would otherwise idle the replay until it expires.
-          if (inbound.seq === lastSeq || m.info.pending === 0) {
-            done = true;
-            break;
-          }
-        }
-        if (received === 0) done = true;
+      for await (const m of rangeMessages(js, filter, range, lastSeq, batchSize)) {
+        if (stopped) break;
+        pending++;
+        subscriber.next(toInbound(m, false));
+        while (pending >= maxPending && !stopped) await new Promise<void>((r) => (resume = r));
       }
     };
     pull().then(
@@ -208,6 +179,96 @@ async function applyStreamRange(
   }
 }
 
+/** Attempts of a rebuild's load that failed on the database (a deadlock at its locks, a connection lost). */
+const LOAD_ATTEMPTS = 5;
+
+/**
+ * Empties the store and loads its facts from the stream range in bulk, in one transaction (`rebuild-load.ts`);
+ * then writes the dead letters. A load that failed on the database is run again from the start.
+ */
+async function loadInBulk(run: ReplayRun): Promise<LoadedStream> {
+  const { js, db, range, stream, logger, progress, onProgress } = run;
+  const { storeId } = range;
+  const store = (await loadStores(db.query, [storeId])).get(storeId);
+  if (!store) throw new Error(`no store with id ${storeId}`);
+  const rates = (await loadRates(db.query, [storeId])).get(storeId) ?? new Map<string, number>();
+  const source = { ...stream, range, batchSize: range.batchSize ?? 5000 };
+  const onRead = (processed: number): void => {
+    progress.processed = processed;
+    progress.seconds = (Date.now() - stream.started) / 1000;
+    onProgress?.({ ...progress });
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const loaded = await db.transaction('rebuild.load', (tx) =>
+        loadStoreStream(tx, js, source, store, rates, onRead),
+      );
+      progress.processed = loaded.processed;
+      progress.stored = loaded.stored;
+      progress.duplicates = loaded.duplicates;
+      progress.deadLettered = loaded.deadLetters.length;
+      for (let i = 0; i < loaded.deadLetters.length; i += 1000) {
+        await insertDeadLetters(db.query, loaded.deadLetters.slice(i, i + 1000));
+      }
+      if (loaded.missingRates.length) {
+        logger.warn(
+          { storeId, currencies: loaded.missingRates },
+          'no conversion rate for these currencies: 1:1 assumed',
+        );
+      }
+      return loaded;
+    } catch (err) {
+      if (!isTransientDbError(err) || attempt >= LOAD_ATTEMPTS) throw err;
+      logger.warn({ err, storeId, attempt }, 'rebuild load failed on the database; loading again');
+      await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
+    }
+  }
+}
+
+/**
+ * Rebuilds the store: the bulk load, then every view recomputed once from the loaded facts. Should PostgreSQL
+ * refuse a message's facts (which the bulk load cannot set apart), the load runs again through the daemon's batch
+ * flow, which dead-letters that message alone.
+ */
+async function rebuildStore(run: ReplayRun): Promise<void> {
+  const { db, range, stream, logger, progress } = run;
+  const { storeId } = range;
+  const loadStarted = Date.now();
+  let loaded: LoadedStream | null = null;
+  try {
+    loaded = await loadInBulk(run);
+  } catch (err) {
+    if (isTransientDbError(err)) throw err;
+    logger.warn({ err, storeId }, 'rebuild: the bulk load failed; loading through the batch flow instead');
+    Object.assign(progress, { processed: 0, stored: 0, duplicates: 0, deadLettered: 0 });
+  }
+  // Refilled tables' planner counts are kept from reading zero through the load and the repair.
+  const statistics = watchPlannerCounts(db, EMPTIED_TABLES, logger, { everyMs: 250 });
+  try {
+    progress.loadedBy = loaded ? 'bulk' : 'batches';
+    if (loaded) {
+      progress.emptySeconds = loaded.emptySeconds;
+      // The dead entries of the deleted rows out of the indexes, and the planner's counts right.
+      await vacuumEmptiedTables(db, loaded.deleted, logger);
+      await statistics.check();
+    } else {
+      const emptyStarted = Date.now();
+      await vacuumEmptiedTables(db, await emptyStore(db, storeId), logger);
+      progress.emptySeconds = (Date.now() - emptyStarted) / 1000;
+      if (stream.total > 0) await applyStreamRange(run);
+    }
+    progress.payloadsDropped = await dropPayloadsWithoutFacts(db, storeId);
+    progress.loadSeconds = Math.round(Date.now() - loadStarted - progress.emptySeconds * 1000) / 1000;
+    if (stream.total > 0) {
+      const t = Date.now();
+      await reconcileStore(db, storeId, { repair: true });
+      progress.recomputeSeconds = (Date.now() - t) / 1000;
+    }
+  } finally {
+    await statistics.stop();
+  }
+}
+
 export async function replayStore(
   nc: NatsConnection,
   db: Db,
@@ -231,27 +292,9 @@ export async function replayStore(
     failed: 0,
     seconds: 0,
   };
-  if (range.rebuild) {
-    await vacuumEmptiedTables(db, await emptyStore(db, range.storeId), logger);
-    progress.emptySeconds = (Date.now() - started) / 1000;
-  }
-  // Refilled tables' planner counts are kept from reading zero through the load and the repair.
-  const statistics = range.rebuild ? watchPlannerCounts(db, EMPTIED_TABLES, logger, { everyMs: 250 }) : undefined;
-  try {
-    const loadStarted = Date.now();
-    if (total > 0) await applyStreamRange(js, db, range, { filter, lastSeq, started }, logger, progress, onProgress);
-    if (range.rebuild) {
-      progress.payloadsDropped = await dropPayloadsWithoutFacts(db, range.storeId);
-      progress.loadSeconds = (Date.now() - loadStarted) / 1000;
-      if (total > 0) {
-        const t = Date.now();
-        await reconcileStore(db, range.storeId, { repair: true });
-        progress.recomputeSeconds = (Date.now() - t) / 1000;
-      }
-    }
-  } finally {
-    await statistics?.stop();
-  }
+  const run: ReplayRun = { js, db, range, stream: { filter, lastSeq, started, total }, logger, progress, onProgress };
+  if (range.rebuild) await rebuildStore(run);
+  else if (total > 0) await applyStreamRange(run);
   progress.seconds = (Date.now() - started) / 1000;
   logger.info({ ...progress, storeId: range.storeId }, 'replay finished');
   return progress;
