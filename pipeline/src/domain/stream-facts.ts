@@ -56,6 +56,22 @@ export interface StreamAdSpend {
   fact: AdSpendFact;
 }
 
+/** Everything a load holds once the stream is read, as plain data (it crosses from a worker thread). */
+export interface StreamFactsSnapshot {
+  stored: number;
+  duplicates: number;
+  missingRates: string[];
+  clients: StreamClient[];
+  identityLinks: Array<[string, string]>;
+  orders: Array<HeldVersion<{ order: ShopOrder; fact: OrderFact }>>;
+  products: Array<HeldVersion<ShopProduct>>;
+  customers: Array<HeldVersion<ShopCustomer>>;
+  adSpend: Array<HeldVersion<StreamAdSpend>>;
+  variantCosts: VariantCost[];
+  linkClicks: LinkClick[];
+  productInfo: Array<{ info: ProductInfo; at: number }>;
+}
+
 /** Keeps, per key, the version with the latest time: the first one held on an equal time. */
 class LatestVersions<T> {
   readonly byKey = new Map<string, HeldVersion<T>>();
@@ -224,5 +240,22 @@ export class StreamFacts {
   /** Each product's latest sighting: its name and image, and the event time they were seen at. */
   productInfo(): Array<{ info: ProductInfo; at: number }> {
     return [...this.sightings.values()];
+  }
+
+  snapshot(): StreamFactsSnapshot {
+    return {
+      stored: this.stored,
+      duplicates: this.duplicates,
+      missingRates: [...this.missingRates],
+      clients: this.clients(),
+      identityLinks: this.identityLinks(),
+      orders: this.orders(),
+      products: this.products(),
+      customers: this.customers(),
+      adSpend: this.adSpend(),
+      variantCosts: this.variantCosts(),
+      linkClicks: this.linkClicks(),
+      productInfo: this.productInfo(),
+    };
   }
 }

@@ -1,19 +1,18 @@
 /**
  * A rebuild's load (docs/decisions.md, Operations, "A rebuild loads the stream in memory"). In one transaction
  * the store's stream-derived facts and views are emptied, the store's messages read from the stream and their
- * facts derived in memory (`StreamFacts`, the live path's rules), and everything written by COPY or one bulk
- * statement per table: event facts while the stream is read, the rest once it is. No payload is written (the
- * rebuild keeps them) and nothing is looked up: identity is known in full at the end, persons included. The
- * recomputation of the views follows (the repair). A load that fails rolls back to the store as it was.
+ * facts derived in memory on a worker thread (`rebuild-decoder.ts`, `StreamFacts`: the live path's rules), and
+ * everything written by COPY or one bulk statement per table: event facts while the stream is read, the rest once
+ * it is. No payload is written (the rebuild keeps them) and nothing is looked up: identity is known in full at the
+ * end, persons included. The recomputation of the views follows (the repair). A load that fails rolls back to the
+ * store as it was.
  */
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { STREAM_FACT_TABLES, VIEW_TABLES } from '../../../storage/schema';
 import type { Query } from '../../../storage/db';
 import { copyData, copyLine } from '../../../storage/pg-copy-text';
-import { decodeMessage } from '../domain/decode-message';
-import { StreamFacts } from '../domain/stream-facts';
+import type { StreamFactsSnapshot } from '../domain/stream-facts';
 import { toInbound } from '../adapters/nats-source';
-import { deadLetterOf } from '../adapters/pg-batch-writer';
 import {
   type DeadLetterRow,
   insertLinkClicks,
@@ -21,14 +20,16 @@ import {
   type StoreSettings,
   upsertPushes,
 } from '../adapters/pg-fact-store';
-import {
-  EVENT_FACTS_COPY_SQL,
-  eventFactLine,
-  upsertOrderFacts,
-  upsertVariantCosts,
-} from '../adapters/pg-derived-facts';
+import { EVENT_FACTS_COPY_SQL, upsertOrderFacts, upsertVariantCosts } from '../adapters/pg-derived-facts';
 import { insertProductInfo } from '../adapters/analytics-rollups';
 import { rangeMessages, type StreamRange } from './stream-range';
+import {
+  BatchEncoder,
+  type DecodedBatch,
+  type EncodedBatch,
+  type RebuildDecoder,
+  startRebuildDecoder,
+} from './rebuild-decoder';
 
 /** What a rebuild empties: the store's views and stream-derived facts but its raw payloads. */
 export const EMPTIED_TABLES = [...VIEW_TABLES, ...STREAM_FACT_TABLES.filter((t) => t !== 'raw_events')];
@@ -87,8 +88,8 @@ export interface LoadedStream {
   missingRates: string[];
 }
 
-/** Event facts per COPY while the stream is read; rows per statement for the rest. */
-const EVENT_LINES_PER_COPY = 5000;
+/** Messages per batch handed to the decoder (and so event facts per COPY, at most); rows per statement after. */
+const MESSAGES_PER_DECODE = 2500;
 const ROWS_PER_STATEMENT = 5000;
 
 function chunks<T>(rows: readonly T[]): T[][] {
@@ -115,101 +116,125 @@ export async function loadStoreStream(
   const emptyStarted = Date.now();
   const deleted = await emptyStoreIn(tx, storeId);
   const emptySeconds = (Date.now() - emptyStarted) / 1000;
-  const facts = new StreamFacts(store.currency, (c) => rates.get(c));
+  const decoder = startRebuildDecoder(store, rates);
+  try {
+    const facts = await readStream(tx, js, source, decoder, onRead);
+    await writeHeldFacts(tx, storeId, facts.snapshot);
+    return {
+      processed: facts.processed,
+      stored: facts.snapshot.stored,
+      duplicates: facts.snapshot.duplicates,
+      deadLetters: facts.deadLetters,
+      deleted,
+      emptySeconds,
+      missingRates: facts.snapshot.missingRates,
+    };
+  } finally {
+    await decoder.close();
+  }
+}
+
+/** Batches in the decoder's hands at once: one being decoded, the next ones waiting. */
+const BATCHES_IN_FLIGHT = 3;
+
+/**
+ * Reads the stream range and hands it to the decoder batch by batch, copying each batch's event facts as it comes
+ * back (one COPY at a time, while the next batches are read and decoded); returns what the decoder holds at the end.
+ */
+async function readStream(
+  tx: Query,
+  js: JetStreamClient,
+  source: { filter: string; range: StreamRange; lastSeq: number; batchSize: number; total: number },
+  decoder: RebuildDecoder,
+  onRead?: (processed: number) => void,
+): Promise<{ processed: number; deadLetters: DeadLetterRow[]; snapshot: StreamFactsSnapshot }> {
   const deadLetters: DeadLetterRow[] = [];
   let processed = 0;
-  let lines: string[] = [];
-  // One COPY in flight while the next lines are derived: the statement runs while the stream is read.
+  const decoding: Array<Promise<DecodedBatch>> = [];
   let copying: Promise<unknown> = Promise.resolve();
-  const copyLines = async (): Promise<void> => {
+  const takeDecoded = async (): Promise<void> => {
+    const decoded = await decoding.shift()!;
+    processed += decoded.processed;
+    deadLetters.push(...decoded.deadLetters);
+    onRead?.(processed);
     await copying;
-    if (lines.length === 0) return;
-    const copy = tx.copyFrom('rebuild.events_copy', EVENT_FACTS_COPY_SQL, copyData(lines));
-    // Its failure is thrown where it is awaited, at the next COPY or the end of the stream.
+    if (decoded.lines.length === 0) return;
+    const copy = tx.copyFrom('rebuild.events_copy', EVENT_FACTS_COPY_SQL, decoded.lines);
+    // Its failure is thrown where it is awaited: at the next COPY, or once the stream is read.
     copy.catch(() => undefined);
     copying = copy;
-    lines = [];
+  };
+  const send = (batch: EncodedBatch): void => {
+    const decoded = decoder.decode(batch);
+    decoded.catch(() => undefined); // thrown where it is taken
+    decoding.push(decoded);
   };
 
+  const encoder = new BatchEncoder();
   const messages =
     source.total > 0 ? rangeMessages(js, source.filter, source.range, source.lastSeq, source.batchSize) : [];
   for await (const m of messages) {
-    const msg = toInbound(m, false);
-    const decoded = decodeMessage(msg.subject, msg.data, msg.receivedAt, msg.validated === true);
-    processed++;
-    if (decoded.kind === 'poison') deadLetters.push(deadLetterOf(msg, decoded.storeId, decoded.reason));
-    else {
-      const event = facts.add(decoded, msg.seq);
-      if (event) lines.push(eventFactLine(storeId, event));
-    }
-    if (lines.length >= EVENT_LINES_PER_COPY) await copyLines();
-    if (processed % source.batchSize === 0) onRead?.(processed);
+    encoder.add(toInbound(m, false));
+    if (encoder.size < MESSAGES_PER_DECODE) continue;
+    send(encoder.take());
+    if (decoding.length >= BATCHES_IN_FLIGHT) await takeDecoded();
   }
-  await copyLines();
+  if (encoder.size > 0) send(encoder.take());
+  while (decoding.length > 0) await takeDecoded();
   await copying;
-  onRead?.(processed);
+  return { processed, deadLetters, snapshot: await decoder.finish() };
+}
 
-  const clients = facts.clients();
-  if (clients.length) {
+/** Writes what the load holds once the stream is read: clients, links, pushes and what derives from them. */
+async function writeHeldFacts(tx: Query, storeId: string, facts: StreamFactsSnapshot): Promise<void> {
+  if (facts.clients.length) {
     await tx.copyFrom(
       'rebuild.clients_copy',
       'copy clients (store_id, client_id, person_id, first_seen_at) from stdin',
-      copyData(clients.map((c) => copyLine([storeId, c.clientId, c.personId, toTimestamp(c.firstSeen)]))),
+      copyData(facts.clients.map((c) => copyLine([storeId, c.clientId, c.personId, toTimestamp(c.firstSeen)]))),
     );
   }
-  const links = facts.identityLinks();
-  if (links.length) {
+  if (facts.identityLinks.length) {
     await tx.copyFrom(
       'rebuild.links_copy',
       'copy identity_links (store_id, client_id, key) from stdin',
-      copyData(links.map(([clientId, key]) => copyLine([storeId, clientId, key]))),
+      copyData(facts.identityLinks.map(([clientId, key]) => copyLine([storeId, clientId, key]))),
     );
   }
   await writePushes(tx, storeId, facts);
-  for (const part of chunks(facts.orders())) {
+  for (const part of chunks(facts.orders)) {
     await upsertOrderFacts(
       tx,
       storeId,
       part.map((o) => o.value.fact),
     );
   }
-  for (const part of chunks(facts.variantCosts())) await upsertVariantCosts(tx, storeId, part);
-  for (const part of chunks(facts.linkClicks())) {
+  for (const part of chunks(facts.variantCosts)) await upsertVariantCosts(tx, storeId, part);
+  for (const part of chunks(facts.linkClicks)) {
     await insertLinkClicks(
       tx,
       part.map((click) => ({ storeId, click })),
     );
   }
-  const sightings = facts
-    .productInfo()
+  const sightings = facts.productInfo
     .map((s) => ({ ...s.info, at: new Date(s.at).toISOString() }))
     .sort((a, b) => (a.productId < b.productId ? -1 : 1));
   for (const part of chunks(sightings)) await insertProductInfo(tx, storeId, part);
-
-  return {
-    processed,
-    stored: facts.stored,
-    duplicates: facts.duplicates,
-    deadLetters,
-    deleted,
-    emptySeconds,
-    missingRates: [...facts.missingRates],
-  };
 }
 
 /** The pushes' versions held, one statement per table and chunk (each key once, so nothing is compared). */
-async function writePushes(tx: Query, storeId: string, facts: StreamFacts): Promise<void> {
+async function writePushes(tx: Query, storeId: string, facts: StreamFactsSnapshot): Promise<void> {
   const none: PushRows = { orders: [], products: [], customers: [], adSpend: [] };
-  for (const part of chunks(facts.orders())) {
+  for (const part of chunks(facts.orders)) {
     await upsertPushes(tx, { ...none, orders: part.map((o) => ({ storeId, order: o.value.order, seq: o.seq })) });
   }
-  for (const part of chunks(facts.products())) {
+  for (const part of chunks(facts.products)) {
     await upsertPushes(tx, { ...none, products: part.map((p) => ({ storeId, product: p.value, seq: p.seq })) });
   }
-  for (const part of chunks(facts.customers())) {
+  for (const part of chunks(facts.customers)) {
     await upsertPushes(tx, { ...none, customers: part.map((c) => ({ storeId, customer: c.value, seq: c.seq })) });
   }
-  for (const part of chunks(facts.adSpend())) {
+  for (const part of chunks(facts.adSpend)) {
     await upsertPushes(tx, {
       ...none,
       adSpend: part.map((a) => ({ storeId, row: a.value.row, fact: a.value.fact, seq: a.seq })),
