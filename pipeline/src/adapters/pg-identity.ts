@@ -25,7 +25,7 @@ export interface IdentityFacts {
 }
 
 /** An epoch-ms time as PostgreSQL timestamptz text; Infinity is PostgreSQL's `infinity` (not seen yet). */
-const toTimestamp = (ms: number): string => (ms === Infinity ? 'infinity' : new Date(ms).toISOString());
+export const toTimestamp = (ms: number): string => (ms === Infinity ? 'infinity' : new Date(ms).toISOString());
 
 /**
  * Records the batch's clients and identity links; returns the clients and the links that were new.

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { PersonUnion } from './identity';
+import { PersonUnion, personsOfLinks } from './identity';
 
 describe('PersonUnion', () => {
   it('keeps the smallest member as the root of a component', () => {
@@ -28,5 +28,21 @@ describe('PersonUnion', () => {
         },
       ),
     );
+  });
+});
+
+describe('personsOfLinks', () => {
+  it('makes one person of the clients that share a key, named by the smallest, in any order of the links', () => {
+    const links: Array<[string, string]> = [
+      ['c3', 'e:ann@example.com'],
+      ['c1', 'k:token'],
+      ['c2', 'e:ann@example.com'],
+      ['c3', 'k:token'],
+      ['c5', 'e:bob@example.com'],
+    ];
+    for (const order of [links, [...links].reverse()]) {
+      const persons = personsOfLinks(order);
+      expect(['c1', 'c2', 'c3', 'c4', 'c5'].map((c) => persons.find(c))).toEqual(['c1', 'c1', 'c1', 'c4', 'c5']);
+    }
   });
 });

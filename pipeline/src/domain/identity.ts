@@ -27,3 +27,18 @@ export class PersonUnion {
     else this.parent.set(ra, rb);
   }
 }
+
+/**
+ * Persons from identity links (`[client id, key]`): clients that share a key are one person, whatever the order of
+ * the links. Clients without a link are their own person when looked up.
+ */
+export function personsOfLinks(links: Iterable<readonly [string, string]>): PersonUnion {
+  const persons = new PersonUnion();
+  const firstOfKey = new Map<string, string>();
+  for (const [clientId, key] of links) {
+    const first = firstOfKey.get(key);
+    if (first === undefined) firstOfKey.set(key, clientId);
+    else persons.union(first, clientId);
+  }
+  return persons;
+}

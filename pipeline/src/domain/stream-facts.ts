@@ -10,7 +10,7 @@
  *   as each changed push does in a batch;
  * - a client's first sighting is the earliest of its events and orders; a browser client named only by an order
  *   has none yet (`Infinity`);
- * - persons are the components of the identity links, each named by its smallest client id (`PersonUnion`);
+ * - persons are the components of the identity links, each named by its smallest client id (`personsOfLinks`);
  * - a link click is stored once per click id, the first winning;
  * - a product's name and image are those of its latest sighting in an event (the later message on a tie).
  */
@@ -34,7 +34,7 @@ import {
   toVariantCosts,
   type VariantCost,
 } from './facts';
-import { PersonUnion } from './identity';
+import { personsOfLinks } from './identity';
 import type { RateOf } from './money';
 
 /** The version of a push held for its key, with the stream sequence of its message. */
@@ -194,13 +194,7 @@ export class StreamFacts {
 
   /** Every client with its person and first sighting. */
   clients(): StreamClient[] {
-    const persons = new PersonUnion();
-    const firstOfKey = new Map<string, string>();
-    for (const [clientId, key] of this.links.values()) {
-      const first = firstOfKey.get(key);
-      if (first === undefined) firstOfKey.set(key, clientId);
-      else persons.union(first, clientId);
-    }
+    const persons = personsOfLinks(this.links.values());
     return [...this.firstSeen].map(([clientId, firstSeen]) => ({
       clientId,
       personId: persons.find(clientId),

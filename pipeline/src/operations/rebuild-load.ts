@@ -22,6 +22,7 @@ import {
 } from '../adapters/pg-fact-store';
 import { EVENT_FACTS_COPY_SQL, upsertOrderFacts, upsertVariantCosts } from '../adapters/pg-derived-facts';
 import { insertProductInfo } from '../adapters/analytics-rollups';
+import { toTimestamp } from '../adapters/pg-identity';
 import { rangeMessages, type StreamRange } from './stream-range';
 import {
   BatchEncoder,
@@ -97,8 +98,6 @@ function chunks<T>(rows: readonly T[]): T[][] {
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) out.push(rows.slice(i, i + ROWS_PER_STATEMENT));
   return out;
 }
-
-const toTimestamp = (ms: number): string => (ms === Infinity ? 'infinity' : new Date(ms).toISOString());
 
 /**
  * Empties the store and loads the facts of its messages in the range (up to `lastSeq`), in the transaction `tx`;

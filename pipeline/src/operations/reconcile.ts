@@ -6,7 +6,7 @@
 import { REBUILT_VIEW_TABLES, VIEW_TABLES } from '../../../storage/schema';
 import { ORDER_CLIENT_PREFIX } from '../../../contracts/src/identity';
 import type { Db, Query, TransactionOptions } from '../../../storage/db';
-import { PersonUnion } from '../domain/identity';
+import { personsOfLinks } from '../domain/identity';
 import { type PersonView, recomputePerson, type StoreRules } from '../domain/recompute-person';
 import {
   accumulateCredits,
@@ -127,15 +127,7 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
           [storeId],
         ),
       ]);
-      const comps = new PersonUnion();
-      for (const c of clientRows) comps.find(c.client_id);
-      const firstOfKey = new Map<string, string>();
-      for (const l of linkRows) {
-        comps.find(l.client_id);
-        const first = firstOfKey.get(l.key);
-        if (first === undefined) firstOfKey.set(l.key, l.client_id);
-        else comps.union(first, l.client_id);
-      }
+      const comps = personsOfLinks(linkRows.map((l) => [l.client_id, l.key] as const));
       const groups = new Map<string, string[]>();
       for (const c of clientRows) {
         const p = comps.find(c.client_id);
