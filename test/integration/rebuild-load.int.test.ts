@@ -5,7 +5,9 @@
  *   versions (refunds, cancellations) and a version older than the one held, products, customers, ad spend, link
  *   clicks sent twice, and an undecodable message, which is dead-lettered once;
  * - a message whose facts PostgreSQL refuses fails the bulk load, which then loads through the daemon's batch
- *   flow: that message alone is dead-lettered and the views are the same.
+ *   flow: that message alone is dead-lettered and the views are the same;
+ * - a load that fails leaves the store as it was (its emptying is in its transaction), and one whose connection
+ *   the database ended runs again.
  */
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { headers as natsHeaders } from '@nats-io/nats-core';
@@ -16,6 +18,8 @@ import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { replayStore } from '../../pipeline/src/operations/replay';
+import { loadStoreStream } from '../../pipeline/src/operations/rebuild-load';
+import { loadStores } from '../../pipeline/src/adapters/pg-fact-store';
 import {
   consumerName,
   EVENTS_STREAM,
@@ -192,6 +196,74 @@ it('loads through the batch flow when PostgreSQL refuses a message, which alone 
   const rebuilt = await replayStore(nc, db, { storeId: id, rebuild: true }, silentLogger());
   expect(rebuilt.loadedBy).toBe('batches');
   expect(rebuilt.deadLettered).toBe(2);
+  expect(await everything(id)).toEqual(live);
+  expect((await reconcileStore(db, id)).driftCount).toBe(0);
+}, 180_000);
+
+it('leaves the store as it was when its load fails, and loads again when the database ends its connection', async () => {
+  const { shop } = await seededStore();
+  const id = shop.store.store_id;
+  const live = await settled(id);
+
+  // A load whose transaction fails after the store was emptied and loaded: nothing of it remains.
+  const filter = `ev.*.${id}.*`;
+  const info = await (await jetstreamManager(nc)).streams.info(EVENTS_STREAM, { subjects_filter: filter });
+  const total = Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
+  const store = (await loadStores(db.query, [id])).get(id)!;
+  const failed = new Error('the load fails after it has loaded');
+  await expect(
+    db.transaction('test.failed_load', async (tx) => {
+      const loaded = await loadStoreStream(
+        tx,
+        jetstream(nc),
+        { filter, range: {}, lastSeq: info.state.last_seq, batchSize: 500, total },
+        store,
+        new Map(),
+      );
+      expect(loaded.processed).toBe(total);
+      const [facts] = await tx<{ n: string }>(
+        'test.facts',
+        'select count(*) as n from event_facts where store_id = $1',
+        [id],
+      );
+      expect(Number(facts!.n)).toBe(live.event_facts!.length);
+      const [sessions] = await tx<{ n: string }>(
+        'test.sessions',
+        'select count(*) as n from sessions where store_id = $1',
+        [id],
+      );
+      expect(Number(sessions!.n)).toBe(0); // emptied, not yet recomputed
+      throw failed;
+    }),
+  ).rejects.toBe(failed);
+  expect(await everything(id)).toEqual(live);
+
+  // A rebuild whose load waits for its table locks, and whose connection the database then ends. The waiting
+  // backend is looked up outside the lock's transaction, whose view of pg_stat_activity would not change.
+  let ended = 0;
+  const { rebuilding } = await db.transaction('test.hold_lock', async (tx) => {
+    await tx('test.lock', 'lock table product_info in row share mode');
+    const started = replayStore(nc, db, { storeId: id, rebuild: true }, silentLogger());
+    started.catch(() => undefined); // awaited below, once the lock is released
+    const waiting = await waitFor(
+      () =>
+        db.query<{ pid: number }>(
+          'test.waiting_load',
+          "select pid from pg_stat_activity where wait_event_type = 'Lock' and query like '%replay.lock%'",
+        ),
+      (rows) => rows.length === 1,
+      30_000,
+      20,
+    );
+    const [terminated] = await db.query<{ ok: boolean }>('test.terminate', 'select pg_terminate_backend($1) as ok', [
+      waiting[0]!.pid,
+    ]);
+    if (terminated!.ok) ended++;
+    return { rebuilding: started };
+  });
+  const rebuilt = await rebuilding;
+  expect(ended).toBe(1);
+  expect(rebuilt.loadedBy).toBe('bulk');
   expect(await everything(id)).toEqual(live);
   expect((await reconcileStore(db, id)).driftCount).toBe(0);
 }, 180_000);
