@@ -1,8 +1,9 @@
 /**
  * Replay from scripts.
- *   npm run replay -- --store <id> [--from <time|seq>] [--to <time|seq>] [--rebuild]
+ *   npm run replay -- --store <id> [--from <time|seq>] [--to <time|seq>] [--rebuild [--bulk-max <messages>]]
  *       re-consumes the store's messages from the stream into the views (idempotent beside the live
- *       daemon); --rebuild empties the store's stream-derived facts and views first and recomputes them.
+ *       daemon); --rebuild empties the store's stream-derived facts and views first and recomputes them, loading
+ *       the facts in memory unless the store's stream holds more than --bulk-max messages (10 million).
  *   npm run replay -- --store <id> --file events.ndjson
  *       publishes a file of event envelopes into the stream (one per line), de-duplicated by event id.
  * A progress bar with rate and ETA on a terminal, a log line every 5 s otherwise; a JSON summary on
@@ -27,7 +28,8 @@ import { formatFieldError, validateEvent } from '../contracts/src/validation';
 import { createDb } from '../storage/db';
 import { createLogger } from '../runtime/logger';
 import { getStore } from '../storage/store-registry';
-import { replayStore, type ReplayRange } from '../pipeline/src/operations/replay';
+import { REBUILD_BULK_MAX_MESSAGES, replayStore, type ReplayRange } from '../pipeline/src/operations/replay';
+import { positiveInteger } from './cli-numbers';
 import { requireConnection } from './connection-env';
 
 interface Point {
@@ -150,10 +152,24 @@ const program = new Command('replay')
   .option('--to <time|seq>', 'end, inclusive (default: the last message when the replay starts)', parsePoint)
   .option('--rebuild', "empty the store's stream-derived facts and views first, then recompute them from the stream")
   .option('--batch <n>', 'messages per transaction', '5000')
+  .option(
+    '--bulk-max <messages>',
+    'with --rebuild: load the facts in memory when the store has at most this many messages, else batch by batch',
+    positiveInteger('--bulk-max'),
+    REBUILD_BULK_MAX_MESSAGES,
+  )
   .option('--file <path>', 'publish this NDJSON file of event envelopes instead (de-duplicated by event id)')
   .showHelpAfterError()
   .action(
-    async (opts: { store: string; from?: Point; to?: Point; rebuild?: boolean; batch: string; file?: string }) => {
+    async (opts: {
+      store: string;
+      from?: Point;
+      to?: Point;
+      rebuild?: boolean;
+      batch: string;
+      bulkMax: number;
+      file?: string;
+    }) => {
       const natsUrl = requireConnection('NATS_URL', 'replay');
       const databaseUrl = requireConnection('DATABASE_URL', 'replay');
       const db = createDb({ connectionString: databaseUrl, service: 'replay', max: 4 });
@@ -185,6 +201,7 @@ const program = new Command('replay')
           toTime: opts.to?.time,
           rebuild: opts.rebuild,
           batchSize: Number(opts.batch),
+          bulkMaxMessages: opts.bulkMax,
         };
         const result = await replayStore(nc, db, range, createLogger('replay', process.env.LOG_LEVEL ?? 'warn'), (p) =>
           progress.update(p.processed, p.total),

@@ -178,6 +178,19 @@ it('loads every fact and view of the live run again, row by row', async () => {
   expect((await reconcileStore(db, id)).driftCount).toBe(0);
 }, 180_000);
 
+it('loads through the batch flow a store with more messages than a load in memory takes', async () => {
+  const { shop } = await seededStore();
+  const id = shop.store.store_id;
+  const live = await settled(id);
+
+  const rebuilt = await replayStore(nc, db, { storeId: id, rebuild: true, bulkMaxMessages: 10 }, silentLogger());
+  expect(rebuilt.total).toBeGreaterThan(10);
+  expect(rebuilt.loadedBy).toBe('batches');
+  expect(rebuilt.processed).toBe(rebuilt.total);
+  expect(await everything(id)).toEqual(live);
+  expect((await reconcileStore(db, id)).driftCount).toBe(0);
+}, 180_000);
+
 it('loads through the batch flow when PostgreSQL refuses a message, which alone is dead-lettered', async () => {
   const { shop } = await seededStore();
   const id = shop.store.store_id;

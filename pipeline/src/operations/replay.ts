@@ -35,7 +35,25 @@ export interface ReplayRange {
   batchSize?: number;
   /** How long one fetch waits for the messages it asked for (default 2 s); the replay never waits for it to expire. */
   fetchExpiresMs?: number;
+  /**
+   * With rebuild: the most messages the store's stream may hold for its facts to be loaded in memory
+   * (`REBUILD_BULK_MAX_MESSAGES` by default, `REBUILD_BULK_LIMIT` at most); a larger store loads through the batch
+   * flow.
+   */
+  bulkMaxMessages?: number;
 }
+
+/**
+ * The most messages a rebuild loads in memory by default. Until the load commits it holds about 150 bytes per
+ * message (each event id once, the clients, links and latest push versions: 15 MB for the 100k-event demo
+ * stream), so 1.5 GB here; and a JavaScript Set holds at most 2^24 (16.8 million) event ids. A store whose
+ * stream holds more loads through the batch flow, which holds one batch at a time (docs/decisions.md,
+ * Operations, "A rebuild loads the stream in memory").
+ */
+export const REBUILD_BULK_MAX_MESSAGES = 10_000_000;
+
+/** The most messages a load in memory can take at all: the entries of one JavaScript Set. */
+export const REBUILD_BULK_LIMIT = 2 ** 24;
 
 export interface ReplayProgress {
   processed: number;
@@ -49,8 +67,9 @@ export interface ReplayProgress {
   /** With rebuild: raw payloads deleted because the stream no longer holds their events (or they lay outside the range). */
   payloadsDropped?: number;
   /**
-   * With rebuild: how the facts were loaded: `bulk` (the rebuild's own load), or `batches` (the daemon's batch
-   * flow, when PostgreSQL refused a message's facts).
+   * With rebuild: how the facts were loaded: `bulk` (the rebuild's own load, in memory), or `batches` (the
+   * daemon's batch flow: when PostgreSQL refused a message's facts, or the store's stream held more messages than
+   * `bulkMaxMessages`).
    */
   loadedBy?: 'bulk' | 'batches';
   /** With rebuild: the time spent emptying the store (included in seconds). */
@@ -228,15 +247,23 @@ async function loadInBulk(run: ReplayRun): Promise<LoadedStream> {
 /**
  * Rebuilds the store: the bulk load, then every view recomputed once from the loaded facts. Should PostgreSQL
  * refuse a message's facts (which the bulk load cannot set apart), the load runs again through the daemon's batch
- * flow, which dead-letters that message alone.
+ * flow, which dead-letters that message alone. A store with more messages than the bulk load holds in memory
+ * loads through the batch flow from the start.
  */
 async function rebuildStore(run: ReplayRun): Promise<void> {
   const { db, range, stream, logger, progress } = run;
   const { storeId } = range;
   const loadStarted = Date.now();
+  const bulkMax = Math.min(range.bulkMaxMessages ?? REBUILD_BULK_MAX_MESSAGES, REBUILD_BULK_LIMIT);
   let loaded: LoadedStream | null = null;
   try {
-    loaded = await loadInBulk(run);
+    if (stream.total <= bulkMax) loaded = await loadInBulk(run);
+    else {
+      logger.info(
+        { storeId, messages: stream.total, bulkMaxMessages: bulkMax },
+        'rebuild: more messages than a load in memory holds; loading through the batch flow',
+      );
+    }
   } catch (err) {
     if (isTransientDbError(err)) throw err;
     logger.warn({ err, storeId }, 'rebuild: the bulk load failed; loading through the batch flow instead');
