@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import readline from 'node:readline';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { connect } from '@nats-io/transport-node';
 import { headers as natsHeaders } from '@nats-io/nats-core';
@@ -28,7 +28,12 @@ import { formatFieldError, validateEvent } from '../contracts/src/validation';
 import { createDb } from '../storage/db';
 import { createLogger } from '../runtime/logger';
 import { getStore } from '../storage/store-registry';
-import { REBUILD_BULK_MAX_MESSAGES, replayStore, type ReplayRange } from '../pipeline/src/operations/replay';
+import {
+  REBUILD_BULK_LIMIT,
+  REBUILD_BULK_MAX_MESSAGES,
+  replayStore,
+  type ReplayRange,
+} from '../pipeline/src/operations/replay';
 import { positiveInteger } from './cli-numbers';
 import { requireConnection } from './connection-env';
 
@@ -151,22 +156,23 @@ const program = new Command('replay')
   .option('--from <time|seq>', 'start: stream sequence or ISO 8601 time (default: the beginning)', parsePoint)
   .option('--to <time|seq>', 'end, inclusive (default: the last message when the replay starts)', parsePoint)
   .option('--rebuild', "empty the store's stream-derived facts and views first, then recompute them from the stream")
-  .option('--batch <n>', 'messages per transaction', '5000')
+  .option('--batch <n>', 'messages per transaction', positiveInteger('--batch'), 5000)
   .option(
     '--bulk-max <messages>',
     'with --rebuild: load the facts in memory when the store has at most this many messages, else batch by batch',
-    positiveInteger('--bulk-max'),
+    positiveInteger('--bulk-max', REBUILD_BULK_LIMIT),
     REBUILD_BULK_MAX_MESSAGES,
   )
   .option('--file <path>', 'publish this NDJSON file of event envelopes instead (de-duplicated by event id)')
   .showHelpAfterError()
+  .exitOverride()
   .action(
     async (opts: {
       store: string;
       from?: Point;
       to?: Point;
       rebuild?: boolean;
-      batch: string;
+      batch: number;
       bulkMax: number;
       file?: string;
     }) => {
@@ -200,7 +206,7 @@ const program = new Command('replay')
           toSeq: opts.to?.seq,
           toTime: opts.to?.time,
           rebuild: opts.rebuild,
-          batchSize: Number(opts.batch),
+          batchSize: opts.batch,
           bulkMaxMessages: opts.bulkMax,
         };
         const result = await replayStore(nc, db, range, createLogger('replay', process.env.LOG_LEVEL ?? 'warn'), (p) =>
@@ -224,6 +230,8 @@ const program = new Command('replay')
   );
 
 program.parseAsync().catch((err: unknown) => {
+  // Commander printed the message (or the help) already.
+  if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : 2);
   console.error('replay: failed:', err instanceof Error ? err.message : err);
   process.exit(3);
 });

@@ -178,6 +178,26 @@ describe('store CLI', () => {
   });
 });
 
+describe('replay CLI', () => {
+  it('names a bad argument and exits 2, as documented', async () => {
+    const replay = (args: string[]) =>
+      run(process.execPath, ['--import', 'tsx', 'scripts/replay.ts', '--store', 'st_none', ...args], {
+        cwd: ROOT,
+        env: { ...process.env, ...baseEnv() },
+      });
+    for (const [args, message] of [
+      [['--batch', 'abc'], '--batch must be a positive integer'],
+      [['--rebuild', '--bulk-max', '0'], '--bulk-max must be a positive integer'],
+      [['--rebuild', '--bulk-max', '16777217'], '--bulk-max must be between 1 and 16777216'],
+      [['--from', 'yesterday'], 'must be a stream sequence (digits) or an ISO 8601 time'],
+    ] as const) {
+      await expect(replay([...args])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining(message) });
+    }
+    const { stdout } = await replay(['--help']);
+    expect(stdout).toMatch(/--bulk-max <messages>/);
+  });
+});
+
 describe('make run', () => {
   it('serves the API and runs the pipeline: one curl-ed page_viewed is stored within a second', async () => {
     // The database has a store, so that make run loads no demo data.
