@@ -5,15 +5,8 @@
  */
 import type { Query } from '../../../storage/db';
 import { keyProbeSql } from '../../../storage/key-probe';
-import {
-  type EventFact,
-  handoffKey,
-  identityKeysOfEvent,
-  identityKeysOfOrder,
-  type OrderFact,
-  orderClientId,
-} from '../domain/facts';
-import { PersonUnion } from '../domain/identity';
+import type { EventFact, OrderFact } from '../domain/facts';
+import { ClientIdentity, PersonUnion } from '../domain/identity';
 import { lockNames } from './pg-advisory-locks';
 
 /** What identity is derived from: a store's new events and orders, and the browser clients orders name. */
@@ -37,22 +30,11 @@ export async function recordIdentity(
   storeId: string,
   batch: IdentityFacts,
 ): Promise<{ batchClients: string[]; newLinks: Array<{ client_id: string; key: string }> }> {
-  const firstSeen = new Map<string, number>();
-  const links: Array<[string, string]> = [];
-  for (const e of batch.events) {
-    firstSeen.set(e.clientId, Math.min(firstSeen.get(e.clientId) ?? Infinity, e.at));
-    for (const k of identityKeysOfEvent(e)) links.push([e.clientId, k]);
-  }
-  for (const o of batch.orders) {
-    const id = orderClientId(o.orderId);
-    firstSeen.set(id, Math.min(firstSeen.get(id) ?? Infinity, o.createdAt));
-    for (const k of identityKeysOfOrder(o)) links.push([id, k]);
-  }
-  for (const h of batch.handoffs) {
-    const key = handoffKey(h.browserClientId);
-    links.push([orderClientId(h.orderId), key], [h.browserClientId, key]);
-    if (!firstSeen.has(h.browserClientId)) firstSeen.set(h.browserClientId, Infinity);
-  }
+  const identity = new ClientIdentity();
+  for (const e of batch.events) identity.addEvent(e);
+  for (const o of batch.orders) identity.addOrder(o);
+  for (const h of batch.handoffs) identity.addHandoff(h.orderId, h.browserClientId);
+  const firstSeen = identity.firstSeen;
   const batchClients = [...firstSeen.keys()];
   if (batchClients.length === 0) return { batchClients, newLinks: [] };
 
@@ -64,7 +46,7 @@ export async function recordIdentity(
        where excluded.first_seen_at < clients.first_seen_at`,
     [storeId, batchClients, batchClients.map((c) => toTimestamp(firstSeen.get(c)!))],
   );
-  const uniqueLinks = [...new Map(links.map((l) => [`${l[0]}\u0000${l[1]}`, l])).values()];
+  const uniqueLinks = identity.links();
   const newLinks = uniqueLinks.length
     ? await q<{ client_id: string; key: string }>(
         'identity.links_insert',

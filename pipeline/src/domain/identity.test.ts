@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { PersonUnion, personsOfLinks } from './identity';
+import type { EventFact, OrderFact } from './facts';
+import { ClientIdentity, PersonUnion, personsOfLinks } from './identity';
 
 describe('PersonUnion', () => {
   it('keeps the smallest member as the root of a component', () => {
@@ -44,5 +45,36 @@ describe('personsOfLinks', () => {
       const persons = personsOfLinks(order);
       expect(['c1', 'c2', 'c3', 'c4', 'c5'].map((c) => persons.find(c))).toEqual(['c1', 'c1', 'c1', 'c4', 'c5']);
     }
+  });
+});
+
+describe('ClientIdentity', () => {
+  const event = (clientId: string, at: number, keys: Partial<EventFact> = {}) =>
+    ({ clientId, at, email: null, customerId: null, orderId: null, checkoutToken: null, ...keys }) as EventFact;
+  const order = (orderId: string, createdAt: number, email: string | null) =>
+    ({ orderId, createdAt, email, customerId: null, checkoutToken: null }) as OrderFact;
+
+  it("keeps each client's earliest sighting and each link once, in the order first met", () => {
+    const identity = new ClientIdentity();
+    identity.addEvent(event('a', 20, { email: 'x@example.com' }));
+    identity.addEvent(event('a', 10, { email: 'x@example.com', checkoutToken: 't1' }));
+    identity.addOrder(order('1001', 30, 'x@example.com'));
+    identity.addHandoff('1001', 'b');
+    identity.addHandoff('1001', 'a');
+    expect([...identity.firstSeen]).toEqual([
+      ['a', 10],
+      ['order:1001', 30],
+      ['b', Infinity],
+    ]);
+    expect(identity.links()).toEqual([
+      ['a', 'e:x@example.com'],
+      ['a', 'k:t1'],
+      ['order:1001', 'o:1001'],
+      ['order:1001', 'e:x@example.com'],
+      ['order:1001', 'b:b'],
+      ['b', 'b:b'],
+      ['order:1001', 'b:a'],
+      ['a', 'b:a'],
+    ]);
   });
 });

@@ -1,3 +1,12 @@
+import {
+  type EventFact,
+  handoffKey,
+  identityKeysOfEvent,
+  identityKeysOfOrder,
+  type OrderFact,
+  orderClientId,
+} from './facts';
+
 /**
  * Persons as connected components of identity links (docs/product.md, Identity). The root of a component is its smallest
  * member, so merging incrementally and recomputing from all the links give the same person ids.
@@ -41,4 +50,49 @@ export function personsOfLinks(links: Iterable<readonly [string, string]>): Pers
     else persons.union(first, clientId);
   }
   return persons;
+}
+
+/**
+ * What a store's events and orders say about identity, gathered in the order they come: each client's first
+ * sighting (the earliest time; `Infinity` for a browser client only an order names) and each identity link
+ * (`[client id, key]`, once). The daemon's batches and a rebuild's load both gather it this way.
+ */
+export class ClientIdentity {
+  readonly firstSeen = new Map<string, number>();
+  private readonly pairs = new Map<string, [string, string]>();
+
+  /** An event sights its client at its time and links it to the event's keys. */
+  addEvent(fact: EventFact): void {
+    this.sight(fact.clientId, fact.at);
+    for (const k of identityKeysOfEvent(fact)) this.link(fact.clientId, k);
+  }
+
+  /** An order sights its pseudo-client at its creation and links it to the order's keys. */
+  addOrder(fact: OrderFact): void {
+    const client = orderClientId(fact.orderId);
+    this.sight(client, fact.createdAt);
+    for (const k of identityKeysOfOrder(fact)) this.link(client, k);
+  }
+
+  /** An order that names the browser client of its cart links both to the hand-off key. */
+  addHandoff(orderId: string, browserClientId: string): void {
+    const key = handoffKey(browserClientId);
+    this.link(orderClientId(orderId), key);
+    this.link(browserClientId, key);
+    this.sight(browserClientId, Infinity);
+  }
+
+  /** Every link, each once, in the order first met. */
+  links(): Array<[string, string]> {
+    return [...this.pairs.values()];
+  }
+
+  private sight(clientId: string, at: number): void {
+    const held = this.firstSeen.get(clientId);
+    if (held === undefined || at < held) this.firstSeen.set(clientId, at);
+  }
+
+  private link(clientId: string, key: string): void {
+    this.pairs.set(`${clientId}\u0000${key}`, [clientId, key]);
+  }
 }

@@ -21,11 +21,7 @@ import {
   adSpendKey,
   type AdSpendFact,
   type EventFact,
-  handoffKey,
-  identityKeysOfEvent,
-  identityKeysOfOrder,
   type OrderFact,
-  orderClientId,
   type ProductInfo,
   productInfoOfEvent,
   toAdSpendFact,
@@ -34,7 +30,7 @@ import {
   toVariantCosts,
   type VariantCost,
 } from './facts';
-import { personsOfLinks } from './identity';
+import { ClientIdentity, personsOfLinks } from './identity';
 import type { RateOf } from './money';
 
 /** The version of a push held for its key, with the stream sequence of its message. */
@@ -98,8 +94,7 @@ export class StreamFacts {
   readonly missingRates = new Set<string>();
 
   private readonly eventIds = new Set<string>();
-  private readonly firstSeen = new Map<string, number>();
-  private readonly links = new Map<string, [string, string]>();
+  private readonly identity = new ClientIdentity();
   private readonly orderVersions = new LatestVersions<{ order: ShopOrder; fact: OrderFact }>();
   private readonly productVersions = new LatestVersions<ShopProduct>();
   private readonly customerVersions = new LatestVersions<ShopCustomer>();
@@ -157,8 +152,7 @@ export class StreamFacts {
     const derived = toEventFact(event, this.currency, this.rateOf);
     this.noteMissing(derived.missingRates);
     const fact = derived.fact;
-    this.sight(fact.clientId, fact.at);
-    for (const k of identityKeysOfEvent(fact)) this.link(fact.clientId, k);
+    this.identity.addEvent(fact);
     for (const info of productInfoOfEvent(event)) {
       const held = this.sightings.get(info.productId);
       if (!held || held.at <= fact.at) this.sightings.set(info.productId, { info, at: fact.at });
@@ -167,25 +161,9 @@ export class StreamFacts {
   }
 
   private linkOrder(order: ShopOrder, fact: OrderFact): void {
-    const client = orderClientId(fact.orderId);
-    this.sight(client, fact.createdAt);
-    for (const k of identityKeysOfOrder(fact)) this.link(client, k);
+    this.identity.addOrder(fact);
     const browser = browserClientOfOrder(order);
-    if (browser) {
-      const key = handoffKey(browser);
-      this.link(client, key);
-      this.link(browser, key);
-      if (!this.firstSeen.has(browser)) this.firstSeen.set(browser, Infinity);
-    }
-  }
-
-  private sight(clientId: string, at: number): void {
-    const held = this.firstSeen.get(clientId);
-    if (held === undefined || at < held) this.firstSeen.set(clientId, at);
-  }
-
-  private link(clientId: string, key: string): void {
-    this.links.set(`${clientId}\u0000${key}`, [clientId, key]);
+    if (browser) this.identity.addHandoff(fact.orderId, browser);
   }
 
   private noteMissing(currencies: readonly string[]): void {
@@ -194,8 +172,8 @@ export class StreamFacts {
 
   /** Every client with its person and first sighting. */
   clients(): StreamClient[] {
-    const persons = personsOfLinks(this.links.values());
-    return [...this.firstSeen].map(([clientId, firstSeen]) => ({
+    const persons = personsOfLinks(this.identity.links());
+    return [...this.identity.firstSeen].map(([clientId, firstSeen]) => ({
       clientId,
       personId: persons.find(clientId),
       firstSeen,
@@ -204,7 +182,7 @@ export class StreamFacts {
 
   /** Every identity link: [client id, key]. */
   identityLinks(): Array<[string, string]> {
-    return [...this.links.values()];
+    return this.identity.links();
   }
 
   orders(): Array<HeldVersion<{ order: ShopOrder; fact: OrderFact }>> {
