@@ -17,7 +17,7 @@ import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
-import { replayStore } from '../../pipeline/src/operations/replay';
+import { type ReplayRange, replayStore } from '../../pipeline/src/operations/replay';
 import { loadStoreStream } from '../../pipeline/src/operations/rebuild-load';
 import { loadStores } from '../../pipeline/src/adapters/pg-fact-store';
 import {
@@ -160,6 +160,16 @@ async function settled(storeId: string): Promise<Record<string, unknown[]>> {
   return everything(storeId);
 }
 
+/** A rebuild of the store, through the replay as an operator runs it. */
+const rebuild = (storeId: string, range: Partial<ReplayRange> = {}) =>
+  replayStore(nc, db, { storeId, rebuild: true, ...range }, silentLogger());
+
+/** The store's facts and views are the live run's, row by row, and the reconciliation finds no drift. */
+async function expectAsLive(storeId: string, live: Record<string, unknown[]>): Promise<void> {
+  expect(await everything(storeId)).toEqual(live);
+  expect((await reconcileStore(db, storeId)).driftCount).toBe(0);
+}
+
 it('loads every fact and view of the live run again, row by row', async () => {
   const { shop, orders } = await seededStore();
   const id = shop.store.store_id;
@@ -169,13 +179,12 @@ it('loads every fact and view of the live run again, row by row', async () => {
   expect(live.ad_spend!.length).toBeGreaterThan(0);
   expect(live.shop_orders!.length).toBe(orders);
 
-  const rebuilt = await replayStore(nc, db, { storeId: id, rebuild: true }, silentLogger());
+  const rebuilt = await rebuild(id);
   expect(rebuilt.loadedBy).toBe('bulk');
   expect(rebuilt.duplicates).toBe(2);
   expect(rebuilt.deadLettered).toBe(1);
   expect(rebuilt.processed).toBe(rebuilt.total);
-  expect(await everything(id)).toEqual(live);
-  expect((await reconcileStore(db, id)).driftCount).toBe(0);
+  await expectAsLive(id, live);
 }, 180_000);
 
 it('loads through the batch flow a store with more messages than a load in memory takes', async () => {
@@ -183,12 +192,11 @@ it('loads through the batch flow a store with more messages than a load in memor
   const id = shop.store.store_id;
   const live = await settled(id);
 
-  const rebuilt = await replayStore(nc, db, { storeId: id, rebuild: true, bulkMaxMessages: 10 }, silentLogger());
+  const rebuilt = await rebuild(id, { bulkMaxMessages: 10 });
   expect(rebuilt.total).toBeGreaterThan(10);
   expect(rebuilt.loadedBy).toBe('batches');
   expect(rebuilt.processed).toBe(rebuilt.total);
-  expect(await everything(id)).toEqual(live);
-  expect((await reconcileStore(db, id)).driftCount).toBe(0);
+  await expectAsLive(id, live);
 }, 180_000);
 
 it('loads through the batch flow when PostgreSQL refuses a message, which alone is dead-lettered', async () => {
@@ -206,11 +214,10 @@ it('loads through the batch flow when PostgreSQL refuses a message, which alone 
   await waitFor(count('select count(*) as n from dead_letters where store_id = $1', id), (n) => n === 2);
   const live = await settled(id);
 
-  const rebuilt = await replayStore(nc, db, { storeId: id, rebuild: true }, silentLogger());
+  const rebuilt = await rebuild(id);
   expect(rebuilt.loadedBy).toBe('batches');
   expect(rebuilt.deadLettered).toBe(2);
-  expect(await everything(id)).toEqual(live);
-  expect((await reconcileStore(db, id)).driftCount).toBe(0);
+  await expectAsLive(id, live);
 }, 180_000);
 
 it('leaves the store as it was when its load fails, and loads again when the database ends its connection', async () => {
@@ -256,7 +263,7 @@ it('leaves the store as it was when its load fails, and loads again when the dat
   let ended = 0;
   const { rebuilding } = await db.transaction('test.hold_lock', async (tx) => {
     await tx('test.lock', 'lock table product_info in row share mode');
-    const started = replayStore(nc, db, { storeId: id, rebuild: true }, silentLogger());
+    const started = rebuild(id);
     started.catch(() => undefined); // awaited below, once the lock is released
     const waiting = await waitFor(
       () =>
@@ -277,6 +284,5 @@ it('leaves the store as it was when its load fails, and loads again when the dat
   const rebuilt = await rebuilding;
   expect(ended).toBe(1);
   expect(rebuilt.loadedBy).toBe('bulk');
-  expect(await everything(id)).toEqual(live);
-  expect((await reconcileStore(db, id)).driftCount).toBe(0);
+  await expectAsLive(id, live);
 }, 180_000);
