@@ -267,11 +267,9 @@ export async function writeSessions(
     [storeId, clientIds],
   );
   const oldSig = new Map<string, string>();
-  for (const r of old) {
-    const started = r.started_at;
-    const row = SESSION_COLUMNS.map((c) => (c === 'started_at' ? started : r[c]));
-    oldSig.set(sessionKey(r.client_id, started), JSON.stringify(row));
-  }
+  // A loaded row is in sessionRow's form already (its start in epoch milliseconds).
+  for (const r of old)
+    oldSig.set(sessionKey(r.client_id, r.started_at), JSON.stringify(SESSION_COLUMNS.map((c) => r[c])));
   const newRows = new Map<string, (string | number)[]>();
   for (const s of sessions) newRows.set(sessionKey(s.clientId, s.startedAt), sessionRow(s));
 
