@@ -1138,10 +1138,11 @@ describe('recomputePerson: a person extended', () => {
       }),
       { numRuns: 1000 },
     );
-    // The property is about kept conversions: about a quarter of the runs keep some (the rest add an event
-    // that rules the extension out, or convert nothing before it).
-    expect(runsKept).toBeGreaterThan(150);
-    expect(kept).toBeGreaterThan(450);
+    // The property is about kept conversions: about a sixth of the runs keep some (the rest add an event that
+    // rules the extension out, or convert nothing before it). Over 60 seeds: 151 to 200 runs, 488 to 688
+    // conversions; the bounds sit far below that, and catch a generator that stops producing kept conversions.
+    expect(runsKept).toBeGreaterThan(100);
+    expect(kept).toBeGreaterThan(300);
   });
 
   it('kept conversions are left out of the crediting, purchases excepted; everything else is the full recomputation', () => {

@@ -27,25 +27,37 @@ describe('batchWhileBusy', () => {
   it('grows batches while the previous one is being applied, keeping order', async () => {
     const src = new Subject<number>();
     const sizes: number[] = [];
+    // The first batch is held until the test has sent 49 more items; waiting on these gates, not on fixed
+    // times, holds on a busy machine.
+    let firstStarted!: () => void;
+    const started = new Promise<void>((r) => (firstStarted = r));
+    let releaseFirst!: () => void;
+    const released = new Promise<void>((r) => (releaseFirst = r));
+    let secondApplied!: () => void;
+    const second = new Promise<void>((r) => (secondApplied = r));
     const done = lastValueFrom(
       src.pipe(
         batchWhileBusy(1000, 5, async (b) => {
           sizes.push(b.length);
-          await tick(30);
+          if (sizes.length === 1) {
+            firstStarted();
+            await released;
+          }
+          if (sizes.length === 2) secondApplied();
           return b;
         }),
         toArray(),
       ),
     );
-    for (let i = 0; i < 50; i++) {
-      src.next(i);
-      await tick(2);
-    }
+    src.next(0);
+    await started;
+    for (let i = 1; i < 50; i++) src.next(i);
+    releaseFirst();
+    await second;
     src.complete();
     const batches = await done;
     expect(batches.flat()).toEqual(Array.from({ length: 50 }, (_, i) => i));
-    expect(batches.length).toBeLessThan(10);
-    expect(Math.max(...sizes)).toBeGreaterThan(5);
+    expect(sizes).toEqual([1, 49]);
   });
 
   it('never exceeds maxSize and flushes the rest on completion', async () => {
