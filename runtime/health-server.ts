@@ -30,10 +30,17 @@ async function runChecks(checks: Record<string, ReadinessCheck>, timeoutMs: numb
   return { ok: entries.every(([, r]) => r.ok), checks: Object.fromEntries(entries) };
 }
 
+/**
+ * Every answer closes its connection. After a daemon's event loop had stopped for seconds (a heap snapshot taken
+ * mid-run), the pipeline bench's scrape of its metrics failed in four runs of four; where the cause was printed,
+ * its kept-alive connection had been reset (ECONNRESET) while the daemon answered new connections. Closing every
+ * connection, two of two went through. A scrape every few seconds does not need the connection kept
+ * (docs/operations.md, Metrics).
+ */
 export function startHealthServer(opts: HealthServerOptions): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     const send = (status: number, body: string, type = 'application/json') => {
-      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', connection: 'close' });
       res.end(body);
     };
     const path = (req.url ?? '/').split('?')[0];
