@@ -5,14 +5,15 @@
  * Latency is measured one request at a time (what a caller waits); throughput with `--concurrency` requests
  * in flight, which on a small machine saturates the cores, so its latencies include queueing.
  * The rate limit is 5 requests/s per key and operation, so the load generator spreads its requests over
- * many API keys of the store (created for the run), as many consumers of one store would.
+ * many API keys of the store (created for the run), as many consumers of one store would. Each phase also gives
+ * the API's own account of it from its metrics (`server`, see `serverSide`).
  */
 import { randomBytes } from 'node:crypto';
 import { GOALS, MODELS } from '../../contracts/src/attribution';
 import { digestCredential } from '../../storage/credentials';
 import { planDemo } from '../demo/generate';
 import { pushDemo } from '../demo/push';
-import { pushPaced } from './pipeline';
+import { growthByLabel, pushPaced } from './pipeline';
 import { percentile, startBenchEnv, waitForCommitted } from './bench-env';
 
 export interface ApiBenchOptions {
@@ -35,7 +36,49 @@ interface Phase {
   errors: number;
   requests_per_s: number;
   latency_ms: { p50: number; p90: number; p99: number; max: number };
+  server: ServerSide;
 }
+
+/** What the API measured of a phase: its mean time per answered request and per statement, by tag. */
+export interface ServerSide {
+  request_ms_mean: number | null;
+  statement_ms_mean: Record<string, number>;
+}
+
+/** Mean milliseconds per observation of each series of a histogram that grew between two scrapes, by labels. */
+function meansByLabels(before: string, after: string, histogram: string): Map<string, number> {
+  const grown = (part: 'sum' | 'count') =>
+    growthByLabel(before, after, new RegExp(`^${histogram}_${part}\\{([^}]*)\\} (\\S+)$`, 'gm'));
+  const sums = grown('sum');
+  const means = new Map<string, number>();
+  for (const [labels, count] of grown('count')) {
+    if (count > 0) means.set(labels, Number(((1000 * (sums.get(labels) ?? 0)) / count).toFixed(1)));
+  }
+  return means;
+}
+
+/**
+ * The API's own account of a phase, from its metrics scraped before and after it: the mean time from reading a
+ * request of the operation at `path` to its answer, and the mean time of each statement tag it ran (those of the
+ * ingestion running beside it included). A latency the client sees then splits into the database's part, the
+ * API's and the wait before the API reads the request.
+ */
+export function serverSide(before: string, after: string, path: string): ServerSide {
+  const answered = [...meansByLabels(before, after, 'http_request_duration_seconds')].filter(
+    ([labels]) => labels.includes(`/${path}"`) && labels.includes('status="200"'),
+  );
+  const statements = [...meansByLabels(before, after, 'api_db_query_duration_seconds')].filter(([labels]) =>
+    labels.includes('ok="true"'),
+  );
+  return {
+    request_ms_mean: answered.length === 1 ? answered[0]![1] : null,
+    statement_ms_mean: Object.fromEntries(
+      statements.map(([labels, ms]): [string, number] => [/tag="([^"]+)"/.exec(labels)?.[1] ?? labels, ms]),
+    ),
+  };
+}
+
+const scrapeMetrics = async (apiUrl: string): Promise<string> => (await fetch(`${apiUrl}/metrics`)).text();
 
 /** One request of a phase: the operation's path and body for the i-th request. */
 type RequestOf = (i: number) => { path: string; body: object };
@@ -104,9 +147,11 @@ export async function loadPhase(
       if (res.status !== 200) errors++;
     }
   };
+  const metricsBefore = await scrapeMetrics(apiUrl);
   const t0 = Date.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
   const elapsed = (Date.now() - t0) / 1000;
+  const server = serverSide(metricsBefore, await scrapeMetrics(apiUrl), requestOf(0).path);
   latencies.sort((a, b) => a - b);
   const r = (x: number) => Number(x.toFixed(1));
   return {
@@ -119,6 +164,7 @@ export async function loadPhase(
       p99: r(percentile(latencies, 99)),
       max: r(latencies.at(-1) ?? 0),
     },
+    server,
   };
 }
 

@@ -176,7 +176,7 @@ function sumOf(matches: Iterable<RegExpMatchArray>): number {
 }
 
 /** How much each series of `pattern` (label in the first group, value in the second) grew between two scrapes. */
-function growthByLabel(before: string, after: string, pattern: RegExp): Map<string, number> {
+export function growthByLabel(before: string, after: string, pattern: RegExp): Map<string, number> {
   const b = sumByLabel(before.matchAll(pattern));
   return new Map([...sumByLabel(after.matchAll(pattern))].map(([label, n]) => [label, n - (b.get(label) ?? 0)]));
 }
