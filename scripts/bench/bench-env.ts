@@ -37,11 +37,17 @@ const PROFILE_ARGS = process.env.BENCH_CPU_PROFILE
   ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE)}`]
   : [];
 
+/** `BENCH_ALLOC_PROFILE=<dir>`: the services' allocations sampled into that directory (allocation-sampler.ts). */
+const ALLOC_PROFILE_ARGS = process.env.BENCH_ALLOC_PROFILE
+  ? ['--import', path.join(ROOT, 'scripts/bench/allocation-sampler.ts')]
+  : [];
+
 /** The pipeline daemon's heap flag, as `npm run pipeline` and `make run` start it (docs/operations.md, Processes). */
 const PIPELINE_NODE_FLAGS = ['--max-semi-space-size=64'];
 
 function spawnService(entry: string, env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
-  const child = spawn(process.execPath, [...nodeFlags, ...PROFILE_ARGS, '--import', 'tsx', path.join(ROOT, entry)], {
+  const args = [...nodeFlags, ...PROFILE_ARGS, '--import', 'tsx', ...ALLOC_PROFILE_ARGS, path.join(ROOT, entry)];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
