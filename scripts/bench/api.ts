@@ -14,7 +14,7 @@ import { digestCredential } from '../../storage/credentials';
 import { planDemo } from '../demo/generate';
 import { pushDemo } from '../demo/push';
 import { growthByLabel, pushPaced } from './pipeline';
-import { percentile, startBenchEnv, waitForCommitted } from './bench-env';
+import { percentile, scrapeMetrics, startBenchEnv, waitForCommitted } from './bench-env';
 
 export interface ApiBenchOptions {
   events: number;
@@ -77,8 +77,6 @@ export function serverSide(before: string, after: string, path: string): ServerS
     ),
   };
 }
-
-const scrapeMetrics = async (apiUrl: string): Promise<string> => (await fetch(`${apiUrl}/metrics`)).text();
 
 /** One request of a phase: the operation's path and body for the i-th request. */
 type RequestOf = (i: number) => { path: string; body: object };
@@ -147,11 +145,11 @@ export async function loadPhase(
       if (res.status !== 200) errors++;
     }
   };
-  const metricsBefore = await scrapeMetrics(apiUrl);
+  const metricsBefore = await scrapeMetrics(`${apiUrl}/metrics`);
   const t0 = Date.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
   const elapsed = (Date.now() - t0) / 1000;
-  const server = serverSide(metricsBefore, await scrapeMetrics(apiUrl), requestOf(0).path);
+  const server = serverSide(metricsBefore, await scrapeMetrics(`${apiUrl}/metrics`), requestOf(0).path);
   latencies.sort((a, b) => a - b);
   const r = (x: number) => Number(x.toFixed(1));
   return {

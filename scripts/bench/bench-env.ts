@@ -169,8 +169,7 @@ export async function startBenchEnv(opts: BenchEnvOptions = {}): Promise<BenchEn
     db,
     store,
     credentials,
-    pipelineMetrics: () =>
-      Promise.all(healthUrls.map((u) => fetch(`${u}/metrics`).then((r) => r.text()))).then((t) => t.join('\n')),
+    pipelineMetrics: () => Promise.all(healthUrls.map((u) => scrapeMetrics(`${u}/metrics`))).then((t) => t.join('\n')),
     startPipeline,
     stopPipeline: async () => {
       await Promise.all(pipeline.map(stopChild));
@@ -225,9 +224,12 @@ export async function waitForCommitted(
   while ((await committedMessages(env)) < count) await new Promise((r) => setTimeout(r, everyMs));
 }
 
+/** One scrape of a service's metrics (the text at its `/metrics`). */
+export const scrapeMetrics = (metricsUrl: string): Promise<string> => fetch(metricsUrl).then((r) => r.text());
+
 /** CPU seconds (user + system) a daemon has used, from the `process_cpu_seconds_total` of its metrics. */
 export async function cpuSeconds(metricsUrl: string): Promise<number> {
-  return cpuSecondsIn(await fetch(metricsUrl).then((r) => r.text()), metricsUrl);
+  return cpuSecondsIn(await scrapeMetrics(metricsUrl), metricsUrl);
 }
 
 /** The CPU seconds of one scrape of a daemon's metrics, summed over workers (`from` names it in the error). */
