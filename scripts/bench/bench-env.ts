@@ -37,19 +37,25 @@ const PROFILE_ARGS = process.env.BENCH_CPU_PROFILE
   ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE)}`]
   : [];
 
-/** `BENCH_ALLOC_PROFILE=<dir>`: the services' allocations sampled into that directory (allocation-sampler.ts). */
-const ALLOC_PROFILE_ARGS = process.env.BENCH_ALLOC_PROFILE
-  ? ['--import', path.join(ROOT, 'scripts/bench/allocation-sampler.ts')]
-  : [];
+/**
+ * `BENCH_ALLOC_PROFILE=<dir>`: the services' allocations sampled into that directory (allocation-sampler.ts), named
+ * as the caller's directory names it, like the CPU profile's (the services run in the repository's root).
+ */
+const ALLOC_PROFILE = process.env.BENCH_ALLOC_PROFILE
+  ? {
+      args: ['--import', path.join(ROOT, 'scripts/bench/allocation-sampler.ts')],
+      env: { BENCH_ALLOC_PROFILE: path.resolve(process.env.BENCH_ALLOC_PROFILE) },
+    }
+  : { args: [], env: {} };
 
 /** The pipeline daemon's heap flag, as `npm run pipeline` and `make run` start it (docs/operations.md, Processes). */
 const PIPELINE_NODE_FLAGS = ['--max-semi-space-size=64'];
 
 function spawnService(entry: string, env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
-  const args = [...nodeFlags, ...PROFILE_ARGS, '--import', 'tsx', ...ALLOC_PROFILE_ARGS, path.join(ROOT, entry)];
+  const args = [...nodeFlags, ...PROFILE_ARGS, '--import', 'tsx', ...ALLOC_PROFILE.args, path.join(ROOT, entry)];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...ALLOC_PROFILE.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return child;
