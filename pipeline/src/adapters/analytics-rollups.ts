@@ -21,7 +21,7 @@ import {
 } from '../domain/analytics';
 import { webSpanInput, type WebUserGroup, WebUserSums } from '../domain/web-user-spans';
 import type { PersonFacts, PersonView } from '../domain/recompute-person';
-import { type ProductInfo, productInfoOfEvent } from '../domain/facts';
+import { type ProductSighting, productInfoOfEvent, supersedes } from '../domain/facts';
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import { TOUCH_GROUP_DIMENSIONS, touchGroupId } from './touch-group-id';
 import {
@@ -743,22 +743,18 @@ export async function compareAnalytics(
 // ---------------------------------------------------------------------------------------------------------
 
 /**
- * How far the stored sighting of an unchanged name may lag before it is moved forward. Rewriting the row on
- * every sighting would lock it for the whole batch transaction, and every batch sees the popular products.
- */
-const SIGHTING_REFRESH_MS = 86_400_000;
-
-/**
- * Records what the batch's events say about products: the latest event of a product wins. A row is written
- * only when the name, vendor, type or image changed, or its sighting is more than a day old
- * (docs/decisions.md, Analytics).
+ * Records what the batch's events say about products: a product's row follows its latest sighting, compared
+ * as `supersedes` does, whichever order the events arrive in (docs/decisions.md, Analytics). Called last in
+ * the batch, so the popular products' rows stay locked only until the commit.
  */
 export async function upsertProductInfo(q: Query, storeId: string, events: readonly StorefrontEvent[]): Promise<void> {
-  const latest = new Map<string, ProductInfo & { at: string }>();
+  const latest = new Map<string, ProductSighting>();
   for (const e of events) {
+    const at = Date.parse(e.timestamp);
     for (const info of productInfoOfEvent(e)) {
+      const seen = { ...info, at };
       const cur = latest.get(info.productId);
-      if (!cur || cur.at <= e.timestamp) latest.set(info.productId, { ...info, at: e.timestamp });
+      if (!cur || supersedes(seen, cur)) latest.set(info.productId, seen);
     }
   }
   if (latest.size === 0) return;
@@ -778,27 +774,35 @@ export async function upsertProductInfo(q: Query, storeId: string, events: reado
     }),
     [storeId, [...latest.keys()]],
   );
-  const storedOf = new Map(stored.map((r) => [r.product_id, r]));
+  const storedOf = new Map(
+    stored.map((r): [string, ProductSighting] => [
+      r.product_id,
+      {
+        productId: r.product_id,
+        title: r.title,
+        vendor: r.vendor,
+        productType: r.product_type,
+        imageSrc: r.image_src,
+        at: r.seen_at.getTime(),
+      },
+    ]),
+  );
+  // Only what would change the stored row is sent: most sightings of a batch are older than the stored one.
   const rows = [...latest.values()]
     .filter((r) => {
       const s = storedOf.get(r.productId);
-      if (!s) return true;
-      const at = Date.parse(r.at);
-      if (at < s.seen_at.getTime()) return false;
-      const same =
-        s.title === r.title && s.vendor === r.vendor && s.product_type === r.productType && s.image_src === r.imageSrc;
-      return !same || at - s.seen_at.getTime() > SIGHTING_REFRESH_MS;
+      return !s || supersedes(r, s);
     })
     .sort((a, b) => (a.productId < b.productId ? -1 : 1));
   await insertProductInfo(q, storeId, rows);
 }
 
-/** Writes products' sightings (their latest name and image, and when they were seen), newer ones winning. */
-export async function insertProductInfo(
-  q: Query,
-  storeId: string,
-  rows: ReadonlyArray<ProductInfo & { at: string }>,
-): Promise<void> {
+/**
+ * Writes products' sightings (their latest name and image, and when they were seen); a stored row is replaced
+ * only by a sighting that supersedes it, compared in the same order as `supersedes` (texts in the "C"
+ * collation, whatever the database's default).
+ */
+export async function insertProductInfo(q: Query, storeId: string, rows: readonly ProductSighting[]): Promise<void> {
   if (rows.length === 0) return;
   await q(
     'facts.product_info_upsert',
@@ -807,7 +811,10 @@ export async function insertProductInfo(
      on conflict (store_id, product_id) do update set
        title = excluded.title, vendor = excluded.vendor, product_type = excluded.product_type,
        image_src = excluded.image_src, seen_at = excluded.seen_at
-       where excluded.seen_at >= p.seen_at`,
+       where (excluded.seen_at, excluded.title collate "C", excluded.vendor collate "C",
+              excluded.product_type collate "C", excluded.image_src collate "C")
+           > (p.seen_at, p.title collate "C", p.vendor collate "C", p.product_type collate "C",
+              p.image_src collate "C")`,
     [
       storeId,
       rows.map((r) => r.productId),
@@ -815,7 +822,7 @@ export async function insertProductInfo(
       rows.map((r) => r.vendor),
       rows.map((r) => r.productType),
       rows.map((r) => r.imageSrc),
-      rows.map((r) => r.at),
+      rows.map((r) => new Date(r.at).toISOString()),
     ],
   );
 }

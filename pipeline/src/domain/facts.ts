@@ -29,6 +29,32 @@ export interface ProductInfo {
   imageSrc: string;
 }
 
+/** What one event says of a product, and when (ms since the epoch). */
+export interface ProductSighting extends ProductInfo {
+  at: number;
+}
+
+/** Orders texts as PostgreSQL's "C" collation does: by UTF-8 bytes, which is by code point. */
+function byCodePoint(a: string, b: string): number {
+  if (a === b) return 0;
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/**
+ * Whether sighting `a` replaces `b` as a product's latest: the later event wins, and at the same instant the
+ * greater texts do, so the winner never depends on the order the events arrive in (docs/decisions.md,
+ * Analytics). The product_info upsert compares the stored row the same way.
+ */
+export function supersedes(a: ProductSighting, b: ProductSighting): boolean {
+  if (a.at !== b.at) return a.at > b.at;
+  const order =
+    byCodePoint(a.title, b.title) ||
+    byCodePoint(a.vendor, b.vendor) ||
+    byCodePoint(a.productType, b.productType) ||
+    byCodePoint(a.imageSrc, b.imageSrc);
+  return order > 0;
+}
+
 export interface EventFact {
   eventId: string;
   clientId: string;

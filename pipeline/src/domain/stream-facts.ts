@@ -22,8 +22,9 @@ import {
   type AdSpendFact,
   type EventFact,
   type OrderFact,
-  type ProductInfo,
+  type ProductSighting,
   productInfoOfEvent,
+  supersedes,
   toAdSpendFact,
   toEventFact,
   toOrderFact,
@@ -65,7 +66,7 @@ export interface StreamFactsSnapshot {
   adSpend: Array<HeldVersion<StreamAdSpend>>;
   variantCosts: VariantCost[];
   linkClicks: LinkClick[];
-  productInfo: Array<{ info: ProductInfo; at: number }>;
+  productInfo: ProductSighting[];
 }
 
 /** Keeps, per key, the version with the latest time: the first one held on an equal time. */
@@ -101,7 +102,7 @@ export class StreamFacts {
   private readonly adSpendVersions = new LatestVersions<StreamAdSpend>();
   private readonly costs = new Map<string, VariantCost>();
   private readonly clicks = new Map<string, LinkClick>();
-  private readonly sightings = new Map<string, { info: ProductInfo; at: number }>();
+  private readonly sightings = new Map<string, ProductSighting>();
 
   constructor(
     private readonly currency: string,
@@ -154,8 +155,9 @@ export class StreamFacts {
     const fact = derived.fact;
     this.identity.addEvent(fact);
     for (const info of productInfoOfEvent(event)) {
+      const seen = { ...info, at: fact.at };
       const held = this.sightings.get(info.productId);
-      if (!held || held.at <= fact.at) this.sightings.set(info.productId, { info, at: fact.at });
+      if (!held || supersedes(seen, held)) this.sightings.set(info.productId, seen);
     }
     return fact;
   }
@@ -210,7 +212,7 @@ export class StreamFacts {
   }
 
   /** Each product's latest sighting: its name and image, and the event time they were seen at. */
-  productInfo(): Array<{ info: ProductInfo; at: number }> {
+  productInfo(): ProductSighting[] {
     return [...this.sightings.values()];
   }
 

@@ -215,9 +215,7 @@ async function writeHeldFacts(tx: Query, storeId: string, facts: StreamFactsSnap
       part.map((click) => ({ storeId, click })),
     );
   }
-  const sightings = facts.productInfo
-    .map((s) => ({ ...s.info, at: new Date(s.at).toISOString() }))
-    .sort((a, b) => (a.productId < b.productId ? -1 : 1));
+  const sightings = [...facts.productInfo].sort((a, b) => (a.productId < b.productId ? -1 : 1));
   for (const part of chunks(sightings)) await insertProductInfo(tx, storeId, part);
 }
 
