@@ -129,6 +129,12 @@ export async function revokeCredential(db: Db, storeId: string, kind: Credential
 }
 
 /**
+ * The channel on which PostgreSQL announces every change to a credential or a store (migration 0016's triggers;
+ * the payload is the store id): what the API listens to before it trusts a verification it holds.
+ */
+export const CREDENTIAL_CHANGES_CHANNEL = 'credential_changes';
+
+/**
  * The store a credential belongs to, or null when it is unknown or revoked. The lookup is by digest (the
  * secret never reaches the database) and the digest is compared again in constant time.
  */

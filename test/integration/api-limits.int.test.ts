@@ -24,7 +24,15 @@ import { type CredentialKind, digestCredential, generateCredential } from '../..
 import { revokeCredential, rotateCredential } from '../../storage/store-registry';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
-import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
+import {
+  changeHeardByApi,
+  createTestStore,
+  startTestApi,
+  startTestPipeline,
+  testDb,
+  type TestStore,
+  waitFor,
+} from '../support/harness';
 import { checkoutCompleted, pageView, send } from '../support/journeys';
 import {
   ERROR_ENVELOPE,
@@ -606,14 +614,15 @@ describe('authentication: ApiKey (docs/product.md, Credentials and tenancy and A
   );
 
   it.each(REPORTING)(
-    '%s: a key revoked with revokeCredential stops working at once; a rotated key works',
+    '%s: a key revoked with revokeCredential stops working once the API hears of it; a rotated key works',
     async (op) => {
       const shop = await createTestStore(db);
       const key = shop.credentials.api_key;
       const ok = await post(urlOf(operation(op)), { json: validBody(op) }, { ApiKey: key });
       expect([200, 404]).toContain(ok.status); // order-event: SHARED_ORDER is not this store's order
-      await revokeCredential(db, shop.store.store_id, 'api_key');
+      await changeHeardByApi(api, () => revokeCredential(db, shop.store.store_id, 'api_key'));
       expectError(await post(urlOf(operation(op)), { json: validBody(op) }, { ApiKey: key }), 401, 'ApiKey');
+      // Nothing left to revoke, so nothing is announced: the new key is simply unknown to the cache.
       const fresh = await rotateCredential(db, shop.store.store_id, 'api_key');
       const again = await post(urlOf(operation(op)), { json: validBody(op) }, { ApiKey: fresh });
       expect(again.status).toBe(ok.status);

@@ -23,7 +23,15 @@ import { sampleCustomer } from '../support/samples';
 import type { Db } from '../../storage/db';
 import { revokeCredential, rotateCredential } from '../../storage/store-registry';
 import type { RunningApi } from '../../query-api/src/app/api';
-import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
+import {
+  changeHeardByApi,
+  createTestStore,
+  startTestApi,
+  startTestPipeline,
+  testDb,
+  type TestStore,
+  waitFor,
+} from '../support/harness';
 
 let db: Db;
 let api: RunningApi;
@@ -444,10 +452,10 @@ describe('GET /v2-4-2/api/customers: credentials and tenancy', () => {
       expect(res.body).toEqual({ errors: 'Authorization: unknown or revoked credential' });
     }
 
-    const rotated = await rotateCredential(db, shop.store.store_id, 'access_token');
+    const rotated = await changeHeardByApi(api, () => rotateCredential(db, shop.store.store_id, 'access_token'));
     expect((await list(shop)).status).toBe(401);
     expect(customersOf(await list(rotated)).map((c) => c.id)).toEqual([1]);
-    await revokeCredential(db, shop.store.store_id, 'access_token');
+    await changeHeardByApi(api, () => revokeCredential(db, shop.store.store_id, 'access_token'));
     const revoked = await list(rotated);
     expect(revoked.status).toBe(401);
     expect(revoked.body).toEqual({ errors: 'Authorization: unknown or revoked credential' });

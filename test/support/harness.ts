@@ -98,3 +98,30 @@ export async function waitFor<T>(
   }
   return last;
 }
+
+/** A counter or gauge of the API's own metrics, as a number. */
+async function apiMetricValue(api: RunningApi, name: string): Promise<number> {
+  const metric = api.ctx.metrics.registry.getSingleMetric(name);
+  if (!metric) throw new Error(`no metric ${name}`);
+  return (await metric.get()).values[0]?.value ?? 0;
+}
+
+/**
+ * Runs `change` (a revocation, a rotation, a settings change) and waits until the API has heard the database
+ * announce it: from then on the API no longer serves what it had verified before (docs/decisions.md,
+ * Credentials and tenancy). Waits first for the API to listen, since a change it is not listening for is
+ * never announced to it.
+ */
+export async function changeHeardByApi<T>(api: RunningApi, change: () => Promise<T>): Promise<T> {
+  await waitFor(
+    () => apiMetricValue(api, 'api_credential_changes_listening'),
+    (v) => v === 1,
+  );
+  const before = await apiMetricValue(api, 'api_credential_changes_heard_total');
+  const result = await change();
+  await waitFor(
+    () => apiMetricValue(api, 'api_credential_changes_heard_total'),
+    (n) => n > before,
+  );
+  return result;
+}

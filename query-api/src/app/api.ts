@@ -4,12 +4,15 @@ import type { AddressInfo } from 'node:net';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { connectDependencies, dependencyChecks } from '../../../runtime/lifecycle';
 import type { Logger } from '../../../runtime/logger';
+import type { Db } from '../../../storage/db';
 import { createEventPublisher } from '../adapters/event-publisher';
 import { createApp } from './app';
 import type { ApiConfig } from './config';
 import type { AppContext } from './context';
 import { createApiMetrics } from './metrics';
 import { CredentialCache } from './credential-cache';
+import { listenToChannel } from '../../../storage/channel-listener';
+import { CREDENTIAL_CHANGES_CHANNEL } from '../../../storage/store-registry';
 import { RateLimiter } from './rate-limiter';
 
 export interface RunningApi {
@@ -24,6 +27,11 @@ export async function startApi(config: ApiConfig, logger: Logger): Promise<Runni
   const metrics = createApiMetrics();
   const { db, nc } = await connectDependencies('query-api', config, logger, metrics.dbQuery);
   let draining = false;
+  const credentialCache = new CredentialCache({
+    freshMs: config.credentialCacheMs,
+    staleMs: config.credentialStaleMs,
+    onHit: () => metrics.credentialCacheHits.inc(),
+  });
   const ctx: AppContext = {
     config,
     db,
@@ -31,7 +39,7 @@ export async function startApi(config: ApiConfig, logger: Logger): Promise<Runni
     logger,
     metrics,
     rateLimiter: new RateLimiter(),
-    credentialCache: new CredentialCache({ freshMs: config.credentialCacheMs, staleMs: config.credentialStaleMs }),
+    credentialCache,
     now: Date.now,
     isDraining: () => draining,
     readiness: dependencyChecks({ isDraining: () => draining, nc, db }),
@@ -44,6 +52,32 @@ export async function startApi(config: ApiConfig, logger: Logger): Promise<Runni
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  // The cache serves a verification only while this connection hears every change (docs/decisions.md,
+  // Credentials and tenancy). Started once the server listens, so that a failed start leaves nothing running.
+  let listening = false;
+  const credentialChanges =
+    config.credentialCacheMs > 0 && (await changesAnnounced(db, logger))
+      ? listenToChannel({
+          connectionString: config.databaseUrl,
+          applicationName: 'query-api-credential-changes',
+          channel: CREDENTIAL_CHANGES_CHANNEL,
+          retryMs: config.credentialListenRetryMs,
+          onNotify: () => {
+            credentialCache.forgetAll();
+            metrics.credentialChangesHeard.inc();
+          },
+          onListening: (now) => {
+            credentialCache.trust(now);
+            metrics.credentialChangesListening.set(now ? 1 : 0);
+            if (now !== listening) {
+              if (now) logger.info('credential changes: listening; verified credentials are kept');
+              else logger.warn('credential changes: not listening; every request asks the database until it is back');
+            }
+            listening = now;
+          },
+          onError: (err) => logger.debug({ err }, 'credential changes: connection failed'),
+        })
+      : null;
   const addr = server.address() as AddressInfo;
   const host = addr.address === '0.0.0.0' || addr.address === '::' ? '127.0.0.1' : addr.address;
 
@@ -56,10 +90,27 @@ export async function startApi(config: ApiConfig, logger: Logger): Promise<Runni
       await Promise.race([closed, new Promise((r) => setTimeout(r, config.shutdownTimeoutMs).unref())]);
       server.closeAllConnections();
       await nc.drain().catch(() => undefined);
+      await credentialChanges?.close();
       await db.close().catch(() => undefined);
     })();
     return stopping;
   };
 
   return { ctx, server, nc, url: `http://${host}:${addr.port}`, stop };
+}
+
+/**
+ * Whether the database announces credential changes (migration 0016): an API started on a database not yet
+ * migrated would otherwise listen to a silent channel and keep revoked keys.
+ */
+async function changesAnnounced(db: Db, logger: Logger): Promise<boolean> {
+  const [row] = await db
+    .query<{ ok: boolean }>(
+      'credential.announcements_check',
+      "select exists (select 1 from pg_trigger where tgname = 'credentials_announce_change') as ok",
+    )
+    .catch(() => [{ ok: false }]);
+  if (!row?.ok)
+    logger.warn('credential changes are not announced (migrations pending?): every request looks its credential up');
+  return row?.ok === true;
 }

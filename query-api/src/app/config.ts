@@ -22,8 +22,9 @@ const schema = z
     API_STATEMENT_TIMEOUT_MS: int(5000, 100),
     API_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
     API_SHUTDOWN_TIMEOUT_MS: int(10000, 1),
-    API_CREDENTIAL_CACHE_MS: int(0),
+    API_CREDENTIAL_CACHE_MS: int(60_000),
     API_CREDENTIAL_STALE_MS: int(600_000),
+    API_CREDENTIAL_LISTEN_RETRY_MS: int(1000, 1),
     MCP_ALLOWED_ORIGINS: z.string().default(''),
     API_COLLECT_KEY_RATE: int(1000, 1),
     API_COLLECT_IP_RATE: int(100, 1),
@@ -46,6 +47,7 @@ const schema = z
     shutdownTimeoutMs: env.API_SHUTDOWN_TIMEOUT_MS,
     credentialCacheMs: env.API_CREDENTIAL_CACHE_MS,
     credentialStaleMs: env.API_CREDENTIAL_STALE_MS,
+    credentialListenRetryMs: env.API_CREDENTIAL_LISTEN_RETRY_MS,
     /** Browser origins allowed to call /mcp besides the API's own (comma-separated). */
     mcpAllowedOrigins: env.MCP_ALLOWED_ORIGINS.split(',')
       .map((o) => o.trim().replace(/\/+$/, ''))

@@ -13,8 +13,12 @@ const store = (id: string): StoreRecord => ({
 
 describe('CredentialCache', () => {
   let now = 0;
-  const cache = (freshMs = 0, staleMs = 1000, maxEntries?: number) =>
-    new CredentialCache({ freshMs, staleMs, maxEntries, now: () => now });
+  /** A cache that hears every change (trusted), as the API's is while it listens. */
+  const cache = (freshMs = 0, staleMs = 1000, maxEntries?: number) => {
+    const c = new CredentialCache({ freshMs, staleMs, maxEntries, now: () => now });
+    c.trust(true);
+    return c;
+  };
   const down = (): Promise<never> => Promise.reject(new Error('connect ECONNREFUSED'));
   beforeEach(() => (now = 0));
 
@@ -54,5 +58,53 @@ describe('CredentialCache', () => {
     expect(load).not.toHaveBeenCalled();
     // The oldest verification was dropped.
     await expect(c.lookup('a', down)).rejects.toThrow();
+  });
+
+  it('asks the database every time while it does not hear the changes, and forgets what it heard before', async () => {
+    const c = cache(500);
+    const load = jest.fn(() => Promise.resolve(store('a')));
+    await c.lookup('k', load);
+    c.trust(false);
+    await c.lookup('k', load);
+    await c.lookup('k', load);
+    expect(load).toHaveBeenCalledTimes(3);
+    // Listening again: what was verified while deaf is looked up once more, then trusted.
+    c.trust(true);
+    await c.lookup('k', load);
+    await c.lookup('k', load);
+    expect(load).toHaveBeenCalledTimes(4);
+  });
+
+  it('looks every credential up again after a change is announced', async () => {
+    const c = cache(500);
+    await c.lookup('a', () => Promise.resolve(store('a')));
+    await c.lookup('b', () => Promise.resolve(store('b')));
+    c.forgetAll();
+    const load = jest.fn().mockResolvedValueOnce(null).mockResolvedValueOnce(store('b'));
+    expect(await c.lookup('a', load)).toBeNull();
+    expect(await c.lookup('b', load)).toEqual(store('b'));
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('does not keep an answer read before a change that was announced while it was read', async () => {
+    const c = cache(500);
+    let answer: (s: StoreRecord) => void = () => undefined;
+    const pending = c.lookup('k', () => new Promise<StoreRecord>((resolve) => (answer = resolve)));
+    c.forgetAll(); // e.g. the key's revocation, committed after the lookup read its row
+    answer(store('a'));
+    expect(await pending).toEqual(store('a'));
+    const load = jest.fn().mockResolvedValue(null);
+    expect(await c.lookup('k', load)).toBeNull();
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('counts the lookups it answers from memory', async () => {
+    const onHit = jest.fn();
+    const c = new CredentialCache({ freshMs: 500, staleMs: 1000, now: () => now, onHit });
+    c.trust(true);
+    await c.lookup('k', () => Promise.resolve(store('a')));
+    await c.lookup('k', () => Promise.resolve(store('a')));
+    await c.lookup('k', () => Promise.resolve(store('a')));
+    expect(onHit).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,5 +1,5 @@
 /** Prometheus metrics of the query API, on a registry of its own. */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export function createApiMetrics() {
   const registry = new Registry();
@@ -23,6 +23,21 @@ export function createApiMetrics() {
       name: 'api_data_quality_warnings_total',
       help: 'Accepted events that lacked a field the spec marks required but real producers omit',
       labelNames: ['field'] as const,
+      registers: [registry],
+    }),
+    credentialCacheHits: new Counter({
+      name: 'api_credential_cache_hits_total',
+      help: 'Credentials trusted from memory, without a lookup (verified recently, no change announced since)',
+      registers: [registry],
+    }),
+    credentialChangesHeard: new Counter({
+      name: 'api_credential_changes_heard_total',
+      help: 'Credential and store changes the database announced to the API (each makes every cached credential stale)',
+      registers: [registry],
+    }),
+    credentialChangesListening: new Gauge({
+      name: 'api_credential_changes_listening',
+      help: '1 while the API hears the database announce credential and store changes (and so may trust its cache)',
       registers: [registry],
     }),
     dbQuery: new Histogram({
