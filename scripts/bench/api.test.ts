@@ -1,4 +1,4 @@
-import { serverSide } from './api';
+import { serverSide, slowestSplit, type TimedRequest } from './api';
 
 const scrape = (
   requests: Array<[string, string, number, number]>,
@@ -59,5 +59,27 @@ describe('the api bench reading the API’s metrics', () => {
       statement_ms_mean: {},
     });
     expect(serverSide(same, same, 'get/web-analysis/list').request_ms_mean).toBeNull();
+  });
+});
+
+describe('slowestSplit', () => {
+  const req = (clientMs: number, appMs: number, dbMs: number): TimedRequest => ({ clientMs, appMs, dbMs });
+
+  it('splits the slowest 1 % by client latency, beside the means of every request', () => {
+    const timed = [
+      ...Array.from({ length: 198 }, () => req(10, 8, 5)),
+      req(100, 20, 15), // waited outside the API
+      req(60, 55, 50), // waited in the database
+    ];
+    expect(slowestSplit(timed)).toEqual({
+      requests: 2,
+      slowest: { client_ms: 80, app_ms: 37.5, db_ms: 32.5 },
+      all: { client_ms: 10.7, app_ms: 8.3, db_ms: 5.3 },
+    });
+  });
+
+  it('takes at least one request, and none of an empty phase', () => {
+    expect(slowestSplit([req(5, 4, 3), req(7, 6, 1)])?.slowest).toEqual({ client_ms: 7, app_ms: 6, db_ms: 1 });
+    expect(slowestSplit([])).toBeNull();
   });
 });

@@ -6,7 +6,8 @@
  * in flight, which on a small machine saturates the cores, so its latencies include queueing.
  * The rate limit is 5 requests/s per key and operation, so the load generator spreads its requests over
  * many API keys of the store (created for the run), as many consumers of one store would. Each phase also gives
- * the API's own account of it from its metrics (`server`, see `serverSide`).
+ * the API's own account of it from its metrics (`server`, see `serverSide`), and where its slowest requests
+ * waited, from each answer's Server-Timing (`slowest`, see `slowestSplit`).
  */
 import { randomBytes } from 'node:crypto';
 import { GOALS, MODELS } from '../../contracts/src/attribution';
@@ -14,6 +15,7 @@ import { digestCredential } from '../../storage/credentials';
 import { planDemo } from '../demo/generate';
 import { pushDemo } from '../demo/push';
 import { growthByLabel, pushPaced } from './pipeline';
+import { parseServerTiming } from '../../query-api/src/app/request-timing';
 import { percentile, scrapeMetrics, startBenchEnv, waitForCommitted } from './bench-env';
 
 export interface ApiBenchOptions {
@@ -37,6 +39,37 @@ interface Phase {
   requests_per_s: number;
   latency_ms: { p50: number; p90: number; p99: number; max: number };
   server: ServerSide;
+  slowest: SlowestSplit | null;
+}
+
+/** One answered request: what the client waited, and the API's Server-Timing of it. */
+export interface TimedRequest {
+  clientMs: number;
+  appMs: number;
+  dbMs: number;
+}
+
+/**
+ * Where the slowest requests of a phase waited, request by request (the API's Server-Timing against the client's
+ * latency): in the database (`db`), in the API's own work (`app` minus `db`), or before the API read the request
+ * or after it answered (`client` minus `app`). Means over the slowest 1 % (at least one request), beside the
+ * same means over every request.
+ */
+export interface SlowestSplit {
+  requests: number;
+  slowest: { client_ms: number; app_ms: number; db_ms: number };
+  all: { client_ms: number; app_ms: number; db_ms: number };
+}
+
+export function slowestSplit(timed: readonly TimedRequest[], share = 0.01): SlowestSplit | null {
+  if (timed.length === 0) return null;
+  const bySlowest = [...timed].sort((a, b) => b.clientMs - a.clientMs);
+  const mean = (rs: readonly TimedRequest[]) => {
+    const avg = (f: (r: TimedRequest) => number) => Number((rs.reduce((s, r) => s + f(r), 0) / rs.length).toFixed(1));
+    return { client_ms: avg((r) => r.clientMs), app_ms: avg((r) => r.appMs), db_ms: avg((r) => r.dbMs) };
+  };
+  const n = Math.max(1, Math.round(timed.length * share));
+  return { requests: n, slowest: mean(bySlowest.slice(0, n)), all: mean(timed) };
 }
 
 /** What the API measured of a phase: its mean time per answered request and per statement, by tag. */
@@ -127,6 +160,7 @@ export async function loadPhase(
   requestOf: RequestOf,
 ): Promise<Phase> {
   const latencies: number[] = [];
+  const timed: TimedRequest[] = [];
   let errors = 0;
   let k = 0;
   const deadline = Date.now() + seconds * 1000;
@@ -141,8 +175,12 @@ export async function loadPhase(
         body: JSON.stringify(body),
       });
       await res.arrayBuffer();
-      latencies.push(performance.now() - t);
+      const clientMs = performance.now() - t;
+      latencies.push(clientMs);
       if (res.status !== 200) errors++;
+      const serverTiming = parseServerTiming(res.headers.get('server-timing'));
+      if (res.status === 200 && serverTiming.app !== undefined && serverTiming.db !== undefined)
+        timed.push({ clientMs, appMs: serverTiming.app, dbMs: serverTiming.db });
     }
   };
   const metricsBefore = await scrapeMetrics(`${apiUrl}/metrics`);
@@ -163,11 +201,13 @@ export async function loadPhase(
       max: r(latencies.at(-1) ?? 0),
     },
     server,
+    slowest: slowestSplit(timed),
   };
 }
 
 export async function benchApi(opts: ApiBenchOptions): Promise<void> {
-  const env = await startBenchEnv();
+  // Each answer says how long the API and its statements took: the slowest requests split one by one.
+  const env = await startBenchEnv({ apiEnv: { API_SERVER_TIMING: 'true' } });
   try {
     const days = 90;
     const first = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - days * 86_400_000);

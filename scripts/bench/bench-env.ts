@@ -89,6 +89,8 @@ export interface BenchEnvOptions {
    * it, each owning an equal share of the partitions (default 1).
    */
   pipeline?: { entry?: string; env?: Record<string, string>; workers?: number };
+  /** Extra environment of the API. */
+  apiEnv?: Record<string, string>;
 }
 
 /** `PIPELINE_PARTITIONS` of each of `workers` workers: consecutive, nearly equal ranges of the partitions. */
@@ -137,7 +139,12 @@ export async function startBenchEnv(opts: BenchEnvOptions = {}): Promise<BenchEn
   const healthPorts: number[] = [];
   for (let i = 0; i < shares.length; i++) healthPorts.push(await freePort());
   const healthUrls = healthPorts.map((p) => `http://127.0.0.1:${p}`);
-  const api = spawnService('query-api/src/app/server.ts', { ...common, PORT: String(port), HOST: '127.0.0.1' });
+  const api = spawnService('query-api/src/app/server.ts', {
+    ...common,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ...opts.apiEnv,
+  });
   let pipeline: ChildProcess[] = [];
   const startPipeline = async (): Promise<void> => {
     pipeline = shares.map((share, i) =>

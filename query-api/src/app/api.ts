@@ -14,6 +14,7 @@ import { CredentialCache } from './credential-cache';
 import { listenToChannel } from '../../../storage/channel-listener';
 import { CREDENTIAL_CHANGES_CHANNEL } from '../../../storage/store-registry';
 import { RateLimiter } from './rate-limiter';
+import { createRequestTiming } from './request-timing';
 
 export interface RunningApi {
   ctx: AppContext;
@@ -25,7 +26,13 @@ export interface RunningApi {
 
 export async function startApi(config: ApiConfig, logger: Logger): Promise<RunningApi> {
   const metrics = createApiMetrics();
-  const { db, nc } = await connectDependencies('query-api', config, logger, metrics.dbQuery);
+  const requestTiming = config.serverTiming ? createRequestTiming() : undefined;
+  const { db, nc } = await connectDependencies('query-api', config, logger, {
+    observe: (labels, seconds) => {
+      metrics.dbQuery.observe(labels, seconds);
+      requestTiming?.noteQuery(seconds);
+    },
+  });
   let draining = false;
   const credentialCache = new CredentialCache({
     freshMs: config.credentialCacheMs,
@@ -40,6 +47,7 @@ export async function startApi(config: ApiConfig, logger: Logger): Promise<Runni
     metrics,
     rateLimiter: new RateLimiter(),
     credentialCache,
+    requestTiming,
     now: Date.now,
     isDraining: () => draining,
     readiness: dependencyChecks({ isDraining: () => draining, nc, db }),

@@ -84,6 +84,8 @@ export function createApp(ctx: AppContext): express.Express {
     }),
   );
 
+  if (ctx.requestTiming) app.use(ctx.requestTiming.middleware);
+
   app.use((req, res, next) => {
     const start = process.hrtime.bigint();
     res.on('finish', () => {

@@ -21,6 +21,7 @@ const schema = z
     API_DB_POOL: int(10, 1),
     API_STATEMENT_TIMEOUT_MS: int(5000, 100),
     API_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+    API_SERVER_TIMING: z.enum(['true', 'false']).default('false'),
     API_SHUTDOWN_TIMEOUT_MS: int(10000, 1),
     API_CREDENTIAL_CACHE_MS: int(60_000),
     API_CREDENTIAL_STALE_MS: int(600_000),
@@ -44,6 +45,8 @@ const schema = z
     dbPool: env.API_DB_POOL,
     statementTimeoutMs: env.API_STATEMENT_TIMEOUT_MS,
     trustProxy: env.API_TRUST_PROXY === 'true',
+    /** Answers carry a Server-Timing header (docs/operations.md, Metrics). */
+    serverTiming: env.API_SERVER_TIMING === 'true',
     shutdownTimeoutMs: env.API_SHUTDOWN_TIMEOUT_MS,
     credentialCacheMs: env.API_CREDENTIAL_CACHE_MS,
     credentialStaleMs: env.API_CREDENTIAL_STALE_MS,

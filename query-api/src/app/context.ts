@@ -8,6 +8,7 @@ import type { ApiConfig } from './config';
 import type { ApiMetrics } from './metrics';
 import type { CredentialCache } from './credential-cache';
 import type { RateLimiter } from './rate-limiter';
+import type { RequestTiming } from './request-timing';
 
 export interface AppContext {
   config: ApiConfig;
@@ -16,8 +17,10 @@ export interface AppContext {
   logger: Logger;
   metrics: ApiMetrics;
   rateLimiter: RateLimiter;
-  /** Verified credentials, trusted while the database cannot answer (see CredentialCache). */
+  /** Verified credentials, kept while their changes are heard (see CredentialCache). */
   credentialCache: CredentialCache;
+  /** Set when answers carry a Server-Timing header (`API_SERVER_TIMING`). */
+  requestTiming?: RequestTiming;
   now: () => number;
   /** Readiness checks for /readyz. */
   readiness: Record<string, () => Promise<{ ok: boolean; detail?: string }>>;
