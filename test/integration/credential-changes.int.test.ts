@@ -13,6 +13,7 @@ import { createDb } from '../../storage/db';
 import { createStore } from '../../storage/store-registry';
 import {
   changeHeardByApi,
+  credentialChangesListening,
   createTestStore,
   startTestApi,
   testDb,
@@ -46,9 +47,7 @@ async function lookupsOf(a: RunningApi): Promise<number> {
 }
 const lookups = () => lookupsOf(api);
 
-const listeningOf = async (a: RunningApi): Promise<number> =>
-  (await a.ctx.metrics.credentialChangesListening.get()).values[0]?.value ?? 0;
-const listening = () => listeningOf(api);
+const listening = () => credentialChangesListening(api);
 
 it('serves a verified key from memory, and asks again once a change is announced', async () => {
   const shop = await createTestStore(db);
@@ -87,7 +86,7 @@ it('asks the database on every request while it is not listening', async () => {
   try {
     const shop = await createTestStore(db);
     const key = shop.credentials.api_key;
-    const heard = () => listeningOf(deaf);
+    const heard = () => credentialChangesListening(deaf);
     await waitFor(heard, (v) => v === 1);
     expect((await modelsOf(deaf, key)).status).toBe(200);
     await cutListener();
@@ -128,7 +127,7 @@ it('keeps nothing on a database whose migrations do not announce changes yet', a
       const key = shop.credentials.api_key;
       for (let i = 0; i < 3; i++) expect((await modelsOf(early, key)).status).toBe(200);
       expect(await lookupsOf(early)).toBe(3);
-      expect(await listeningOf(early)).toBe(0);
+      expect(await credentialChangesListening(early)).toBe(0);
       await revokeCredential(old, shop.store.store_id, 'api_key');
       expect((await modelsOf(early, key)).status).toBe(401);
     } finally {
@@ -147,7 +146,7 @@ it('hears a truncation of the credentials, which names no row', async () => {
       const shop = await createStore(own, { name: 'gone', timezone: 'UTC', currency: 'USD', lookbackDays: 30 });
       const key = shop.credentials.api_key;
       await waitFor(
-        () => listeningOf(fresh),
+        () => credentialChangesListening(fresh),
         (v) => v === 1,
       );
       expect((await modelsOf(fresh, key)).status).toBe(200);

@@ -6,7 +6,14 @@ import request from 'supertest';
 import type { RunningApi } from '../../query-api/src/app/api';
 import { parseServerTiming } from '../../query-api/src/app/request-timing';
 import type { Db } from '../../storage/db';
-import { createTestStore, startTestApi, testDb, type TestStore, waitFor } from '../support/harness';
+import {
+  createTestStore,
+  credentialChangesListening,
+  startTestApi,
+  testDb,
+  type TestStore,
+  waitFor,
+} from '../support/harness';
 
 let db: Db;
 let timed: RunningApi;
@@ -49,7 +56,7 @@ it('times a report and its statements', async () => {
 
 it('counts each statement against its own request when requests overlap', async () => {
   await waitFor(
-    async () => (await timed.ctx.metrics.credentialChangesListening.get()).values[0]?.value ?? 0,
+    () => credentialChangesListening(timed),
     (v) => v === 1,
   );
   expect((await sum(timed)).status).toBe(200); // the API key is now verified and kept

@@ -106,6 +106,11 @@ async function apiMetricValue(api: RunningApi, name: string): Promise<number> {
   return (await metric.get()).values[0]?.value ?? 0;
 }
 
+/** 1 while the API hears the database announce credential changes, else 0 (its own gauge). */
+export function credentialChangesListening(api: RunningApi): Promise<number> {
+  return apiMetricValue(api, 'api_credential_changes_listening');
+}
+
 /**
  * Runs `change` (a revocation, a rotation, a settings change) and waits until the API has heard the database
  * announce it: from then on the API no longer serves what it had verified before (docs/decisions.md,
@@ -114,7 +119,7 @@ async function apiMetricValue(api: RunningApi, name: string): Promise<number> {
  */
 export async function changeHeardByApi<T>(api: RunningApi, change: () => Promise<T>): Promise<T> {
   await waitFor(
-    () => apiMetricValue(api, 'api_credential_changes_listening'),
+    () => credentialChangesListening(api),
     (v) => v === 1,
   );
   const before = await apiMetricValue(api, 'api_credential_changes_heard_total');
