@@ -30,6 +30,7 @@ export const VIEW_TABLES = [
   'conversion_credits',
   'attribution_daily',
   'attribution_by_source',
+  'attribution_periods',
   'attribution_by_ad',
   'ad_spend_daily',
   'web_person_days',

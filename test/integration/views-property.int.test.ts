@@ -320,6 +320,11 @@ async function snapshot(storeId: string): Promise<Record<string, unknown[]>> {
       `select to_char(day,'YYYY-MM-DD') d, goal, model, channel, source, medium, campaign, landing_page, platform, weight, new_weight, value_micros, cogs_micros
        from attribution_daily where store_id = $1 order by 1,2,3,4,5,6,7,8,9`,
     ),
+    attributionPeriods: await rows(
+      `select grain, to_char(day,'YYYY-MM-DD') d, goal, model, channel, source, medium, campaign, landing_page, platform,
+              weight, new_weight, value_micros, cogs_micros
+       from attribution_periods where store_id = $1 order by 1,2,3,4,5,6,7,8,9,10`,
+    ),
     conversions: await rows(
       `select goal, conversion_key, person_id, client_id, value_micros, cogs_micros, is_new, first_touch, last_touch, digest
        from conversions where store_id = $1 order by 1,2`,

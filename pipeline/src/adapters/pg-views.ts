@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Goal, Model } from '../../../contracts/src/attribution';
+import { PERIOD_GRAINS, type PeriodGrain, periodStart } from '../../../contracts/src/rollup-periods';
 import type { EventName } from '../../../contracts/src/events';
 import type { Query } from '../../../storage/db';
 import { keyProbeSql } from '../../../storage/key-probe';
@@ -629,13 +630,32 @@ const ATTRIBUTION_BY_SOURCE: CounterTable = {
   values: CREDIT_SUM_COLUMNS,
 };
 
+/** The same rollup by whole week and whole month: `day` holds the period's first day, `grain` which period. */
+const ATTRIBUTION_PERIODS: CounterTable = {
+  table: 'attribution_periods',
+  keys: [{ name: 'grain', type: 'text' }, ...ATTRIBUTION_DAILY.keys],
+  values: CREDIT_SUM_COLUMNS,
+};
+
+/** A daily delta summed by the periods of `grain`: keyed as the daily one, each day moved to its period's first. */
+export function byPeriod(delta: Map<string, RollupDelta>, grain: PeriodGrain): Map<string, RollupDelta> {
+  const out = new Map<string, RollupDelta>();
+  for (const [k, d] of delta) addSums(out, ROLLUP_KEY.with(k, 'day', periodStart(grain, ROLLUP_KEY.get(k, 'day'))), d);
+  return out;
+}
+
 const rollupRows = (delta: Map<string, RollupDelta>, dropLandingPage: boolean): CounterRow[] =>
   [...delta].map(([k, d]) => ({
     key: ROLLUP_KEY.parts(k, dropLandingPage ? 'landingPage' : undefined),
     values: creditSumValues(d),
   }));
 
-/** Applies a credit delta to both attribution rollups (with and without the landing page). */
+const periodRows = (delta: Map<string, RollupDelta>): CounterRow[] =>
+  PERIOD_GRAINS.flatMap((grain) =>
+    [...byPeriod(delta, grain)].map(([k, d]) => ({ key: [grain, ...ROLLUP_KEY.parts(k)], values: creditSumValues(d) })),
+  );
+
+/** Applies a credit delta to the attribution rollups: by day, by day without the landing page, by period. */
 export async function applyAttributionDelta(
   q: Query,
   storeId: string,
@@ -644,6 +664,7 @@ export async function applyAttributionDelta(
 ): Promise<void> {
   await applyCounterDelta(q, storeId, ATTRIBUTION_DAILY, rollupRows(delta, false), opts);
   await applyCounterDelta(q, storeId, ATTRIBUTION_BY_SOURCE, rollupRows(withoutLandingPage(delta), true), opts);
+  await applyCounterDelta(q, storeId, ATTRIBUTION_PERIODS, periodRows(delta), opts);
 }
 
 // ---------------------------------------------------------------------------------------------------------

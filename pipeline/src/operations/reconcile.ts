@@ -5,12 +5,14 @@
  */
 import { REBUILT_VIEW_TABLES, VIEW_TABLES } from '../../../storage/schema';
 import { ORDER_CLIENT_PREFIX } from '../../../contracts/src/identity';
+import { PERIOD_GRAINS, periodEnd } from '../../../contracts/src/rollup-periods';
 import type { Db, Query, TransactionOptions } from '../../../storage/db';
 import { personsOfLinks } from '../domain/identity';
 import { type PersonView, recomputePerson, type StoreRules } from '../domain/recompute-person';
 import {
   accumulateCredits,
   applyAttributionDelta,
+  byPeriod,
   creditRowsOf,
   digestOf,
   loadFactsOfGroups,
@@ -46,6 +48,7 @@ export interface DriftRow {
     | 'conversion_credits'
     | 'attribution_daily'
     | 'attribution_by_source'
+    | 'attribution_periods'
     | 'attribution_by_ad'
     | 'ad_spend_daily'
     | AnalyticsRollup;
@@ -262,12 +265,14 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
       const dayFilter = `and ($2::date is null or day >= $2::date) and ($3::date is null or day < $3::date)`;
       const rollupCols = `to_char(day, 'YYYY-MM-DD') as day, goal, model, channel, source, medium, campaign, landing_page, platform`;
       const compareRollup = (
-        view: 'attribution_daily' | 'attribution_by_source' | 'conversion_credits',
+        view: 'attribution_daily' | 'attribution_by_source' | 'attribution_periods' | 'conversion_credits',
         rows: Array<Record<string, string>>,
         expectedRows: Map<string, RollupDelta> = expectedRollup,
+        dayInScope: (day: string) => boolean = (day) => inRange(day, opts),
+        label = '',
       ): void => {
         const expected = new Map(
-          [...expectedRows].filter(([k, d]) => !isZeroSums(d) && inRange(ROLLUP_KEY.get(k, 'day'), opts)),
+          [...expectedRows].filter(([k, d]) => !isZeroSums(d) && dayInScope(ROLLUP_KEY.get(k, 'day'))),
         );
         for (const r of rows) {
           const k = ROLLUP_KEY.ofColumns(r);
@@ -279,10 +284,11 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
           };
           const exp = expected.get(k);
           if (!exp || JSON.stringify(exp) !== JSON.stringify(act))
-            report({ view, key: ROLLUP_KEY.display(k), expected: exp ?? null, actual: act });
+            report({ view, key: label + ROLLUP_KEY.display(k), expected: exp ?? null, actual: act });
           expected.delete(k);
         }
-        for (const [k, exp] of expected) report({ view, key: ROLLUP_KEY.display(k), expected: exp, actual: null });
+        for (const [k, exp] of expected)
+          report({ view, key: label + ROLLUP_KEY.display(k), expected: exp, actual: null });
       };
       compareRollup(
         'attribution_daily',
@@ -302,6 +308,26 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
         ),
         withoutLandingPage(expectedRollup),
       );
+      // The weeks and months wholly inside the compared days (one reaching outside sums days not compared).
+      const periods = await q<Record<string, string>>(
+        'reconcile.rollup_periods',
+        `select grain, ${rollupCols}, weight, new_weight, value_micros, cogs_micros
+         from attribution_periods where store_id = $1 and ($2::date is null or day >= $2::date)
+           and ($3::date is null or (case grain when 'week' then day + 7 else (day + interval '1 month')::date end) <= $3::date)`,
+        [storeId, opts.from ?? null, opts.to ?? null],
+      );
+      for (const grain of PERIOD_GRAINS) {
+        compareRollup(
+          'attribution_periods',
+          periods.filter((r) => r.grain === grain),
+          byPeriod(expectedRollup, grain),
+          (start) => {
+            const end = periodEnd(grain, start);
+            return inRange(start, opts) && (!opts.to || (end !== null && end <= opts.to));
+          },
+          `${grain}|`,
+        );
+      }
       compareRollup(
         'conversion_credits',
         await q(

@@ -1,8 +1,9 @@
 /**
  * Attribution reports (get-list and get-list-sum): the attribution rollup summed over [start_date, end_date)
- * in the store's time zone, one record per combination of the requested dimensions, fully joined with ad
- * spend on the requested dimensions spend has, with the metric formulas of docs/decisions.md (Views and
- * metrics). The summary is computed from the same grouped rows, so it always equals the sum of every page.
+ * in the store's time zone (read by day, week and month: attribution-rows.ts), one record per combination of the
+ * requested dimensions, fully joined with ad spend on the requested dimensions spend has, with the metric
+ * formulas of docs/decisions.md (Views and metrics). The summary is computed from the same grouped rows, so it
+ * always equals the sum of every page.
  */
 import { DIMENSIONS, type Dimension, MONEY_SCALE, WEIGHT_SCALE } from '../../../contracts/src/attribution';
 import { computeMetrics, roundMoney, roundTo } from '../../../contracts/src/metrics';
@@ -18,6 +19,7 @@ import {
 import type { StoreRecord } from '../../../storage/store-registry';
 import type { Db } from '../../../storage/db';
 import { badRequest } from '../app/errors';
+import { attributionRows } from './attribution-rows';
 import { compareBy, requestedValue, type SortKey, validateSort } from './analytics-lists';
 
 export const MAX_RANGE_DAYS = 366;
@@ -165,13 +167,14 @@ export class ReportService {
     const spendGroup = cols.filter((c) => c !== 'landing_page');
     // Only landing_page requested: all spend is one row (none when there is no spend).
     const spendGrouping = spendGroup.length ? `group by ${spendGroup.join(', ')}` : 'having count(*) > 0';
+    const params: unknown[] = [store.store_id, req.goal, req.model, req.start_date, req.end_date];
+    const credited = attributionRows(cols, 'store_id = $1 and goal = $2 and model = $3', req, params);
     const rows = await this.db.query<Record<string, string>>(
       'report.groups',
       `with a as (
          select ${cols.join(', ')}, sum(weight) as weight, sum(new_weight) as new_weight, sum(value_micros) as value_micros,
                 sum(cogs_micros) as cogs_micros
-         from ${dims.includes('landing_page') ? 'attribution_daily' : 'attribution_by_source'}
-         where store_id = $1 and goal = $2 and model = $3 and day >= $4::date and day < $5::date
+         from ${credited}
          group by ${cols.join(', ')}
        ), s as (
          select ${spendCols.join(', ')}, sum(spend_micros) as spend_micros, sum(impressions) as impressions, sum(clicks) as clicks,
@@ -185,7 +188,7 @@ export class ReportService {
               coalesce(a.cogs_micros, 0) as cogs_micros, coalesce(s.spend_micros, 0) as spend_micros,
               coalesce(s.impressions, 0) as impressions, coalesce(s.clicks, 0) as clicks, coalesce(s.ad_value_micros, 0) as ad_value_micros
        from a full join s using (${cols.join(', ')})`,
-      [store.store_id, req.goal, req.model, req.start_date, req.end_date],
+      params,
     );
     const groups = rows.map((r): GroupSums => ({
       dims: {

@@ -19,6 +19,7 @@ import { roundMoney, roundTo } from '../../../contracts/src/metrics';
 import type { Db } from '../../../storage/db';
 import type { StoreRecord } from '../../../storage/store-registry';
 import { validateRange } from './report.service';
+import { attributionRows } from './attribution-rows';
 import { pageOf, ratio, sortRecords, validateDimensionList, validateSort } from './analytics-lists';
 
 /** Bits of the dimension sets of web_users (one bit per dimension, in this order). */
@@ -92,6 +93,13 @@ export class WebAnalysisService {
     const named = dims.length ? `${dims.map((d) => `g.${d}`).join(', ')}, ` : '';
     const namedGroupBy = dims.length ? `group by ${dims.map((d) => `g.${d}`).join(', ')}` : 'group by ()';
     const args = [store.store_id, range.start_date, range.end_date];
+    const purchaseArgs: unknown[] = [store.store_id];
+    const credited = attributionRows(
+      dims,
+      "store_id = $1 and goal = 'purchase' and model = 'last'",
+      range,
+      purchaseArgs,
+    );
     const spendDims = dims.filter((d) => d !== 'landing_page');
     const [daily, users, purchases, spend] = await Promise.all([
       this.db.query<Record<string, string>>(
@@ -121,9 +129,8 @@ export class WebAnalysisService {
       this.db.query<Record<string, string>>(
         'web.purchases',
         `select ${select}sum(weight) as weight, sum(value_micros) as value_micros
-         from ${dims.includes('landing_page') ? 'attribution_daily' : 'attribution_by_source'}
-         where store_id = $1 and goal = 'purchase' and model = 'last' and day >= $2::date and day < $3::date ${groupBy}`,
-        args,
+         from ${credited} ${groupBy}`,
+        purchaseArgs,
       ),
       // Spend has no landing page: with landing_page requested there is none to show.
       dims.includes('landing_page')
