@@ -31,6 +31,7 @@ export const VIEW_TABLES = [
   'attribution_daily',
   'attribution_by_source',
   'attribution_periods',
+  'attribution_by_source_periods',
   'attribution_by_ad',
   'ad_spend_daily',
   'web_person_days',

@@ -325,6 +325,11 @@ async function snapshot(storeId: string): Promise<Record<string, unknown[]>> {
               weight, new_weight, value_micros, cogs_micros
        from attribution_periods where store_id = $1 order by 1,2,3,4,5,6,7,8,9,10`,
     ),
+    attributionBySourcePeriods: await rows(
+      `select grain, to_char(day,'YYYY-MM-DD') d, goal, model, channel, source, medium, campaign, platform,
+              weight, new_weight, value_micros, cogs_micros
+       from attribution_by_source_periods where store_id = $1 order by 1,2,3,4,5,6,7,8,9`,
+    ),
     conversions: await rows(
       `select goal, conversion_key, person_id, client_id, value_micros, cogs_micros, is_new, first_touch, last_touch, digest
        from conversions where store_id = $1 order by 1,2`,

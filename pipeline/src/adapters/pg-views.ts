@@ -630,10 +630,15 @@ const ATTRIBUTION_BY_SOURCE: CounterTable = {
   values: CREDIT_SUM_COLUMNS,
 };
 
-/** The same rollup by whole week and whole month: `day` holds the period's first day, `grain` which period. */
+/** The same two by whole week and whole month: `day` holds the period's first day, `grain` which period. */
 const ATTRIBUTION_PERIODS: CounterTable = {
   table: 'attribution_periods',
   keys: [{ name: 'grain', type: 'text' }, ...ATTRIBUTION_DAILY.keys],
+  values: CREDIT_SUM_COLUMNS,
+};
+const ATTRIBUTION_BY_SOURCE_PERIODS: CounterTable = {
+  table: 'attribution_by_source_periods',
+  keys: [{ name: 'grain', type: 'text' }, ...ATTRIBUTION_BY_SOURCE.keys],
   values: CREDIT_SUM_COLUMNS,
 };
 
@@ -650,21 +655,26 @@ const rollupRows = (delta: Map<string, RollupDelta>, dropLandingPage: boolean): 
     values: creditSumValues(d),
   }));
 
-const periodRows = (delta: Map<string, RollupDelta>): CounterRow[] =>
+const periodRows = (delta: Map<string, RollupDelta>, dropLandingPage: boolean): CounterRow[] =>
   PERIOD_GRAINS.flatMap((grain) =>
-    [...byPeriod(delta, grain)].map(([k, d]) => ({ key: [grain, ...ROLLUP_KEY.parts(k)], values: creditSumValues(d) })),
+    rollupRows(byPeriod(delta, grain), dropLandingPage).map((r) => ({ ...r, key: [grain, ...r.key] })),
   );
 
-/** Applies a credit delta to the attribution rollups: by day, by day without the landing page, by period. */
+/**
+ * Applies a credit delta to the attribution rollups: by day, by day without the landing page, and both by whole
+ * week and month.
+ */
 export async function applyAttributionDelta(
   q: Query,
   storeId: string,
   delta: Map<string, RollupDelta>,
   opts: CounterWriteOptions = {},
 ): Promise<void> {
+  const bySource = withoutLandingPage(delta);
   await applyCounterDelta(q, storeId, ATTRIBUTION_DAILY, rollupRows(delta, false), opts);
-  await applyCounterDelta(q, storeId, ATTRIBUTION_BY_SOURCE, rollupRows(withoutLandingPage(delta), true), opts);
-  await applyCounterDelta(q, storeId, ATTRIBUTION_PERIODS, periodRows(delta), opts);
+  await applyCounterDelta(q, storeId, ATTRIBUTION_BY_SOURCE, rollupRows(bySource, true), opts);
+  await applyCounterDelta(q, storeId, ATTRIBUTION_PERIODS, periodRows(delta, false), opts);
+  await applyCounterDelta(q, storeId, ATTRIBUTION_BY_SOURCE_PERIODS, periodRows(bySource, true), opts);
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -49,6 +49,7 @@ export interface DriftRow {
     | 'attribution_daily'
     | 'attribution_by_source'
     | 'attribution_periods'
+    | 'attribution_by_source_periods'
     | 'attribution_by_ad'
     | 'ad_spend_daily'
     | AnalyticsRollup;
@@ -265,7 +266,12 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
       const dayFilter = `and ($2::date is null or day >= $2::date) and ($3::date is null or day < $3::date)`;
       const rollupCols = `to_char(day, 'YYYY-MM-DD') as day, goal, model, channel, source, medium, campaign, landing_page, platform`;
       const compareRollup = (
-        view: 'attribution_daily' | 'attribution_by_source' | 'attribution_periods' | 'conversion_credits',
+        view:
+          | 'attribution_daily'
+          | 'attribution_by_source'
+          | 'attribution_periods'
+          | 'attribution_by_source_periods'
+          | 'conversion_credits',
         rows: Array<Record<string, string>>,
         expectedRows: Map<string, RollupDelta> = expectedRollup,
         dayInScope: (day: string) => boolean = (day) => inRange(day, opts),
@@ -309,24 +315,33 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
         withoutLandingPage(expectedRollup),
       );
       // The weeks and months wholly inside the compared days (one reaching outside sums days not compared).
-      const periods = await q<Record<string, string>>(
-        'reconcile.rollup_periods',
-        `select grain, ${rollupCols}, weight, new_weight, value_micros, cogs_micros
-         from attribution_periods where store_id = $1 and ($2::date is null or day >= $2::date)
-           and ($3::date is null or (case grain when 'week' then day + 7 else (day + interval '1 month')::date end) <= $3::date)`,
-        [storeId, opts.from ?? null, opts.to ?? null],
-      );
-      for (const grain of PERIOD_GRAINS) {
-        compareRollup(
-          'attribution_periods',
-          periods.filter((r) => r.grain === grain),
-          byPeriod(expectedRollup, grain),
-          (start) => {
-            const end = periodEnd(grain, start);
-            return inRange(start, opts) && (!opts.to || (end !== null && end <= opts.to));
-          },
-          `${grain}|`,
+      for (const [view, cols, expectedByDay] of [
+        ['attribution_periods', rollupCols, expectedRollup],
+        [
+          'attribution_by_source_periods',
+          rollupCols.replace('landing_page', "'' as landing_page"),
+          withoutLandingPage(expectedRollup),
+        ],
+      ] as const) {
+        const periods = await q<Record<string, string>>(
+          `reconcile.${view}`,
+          `select grain, ${cols}, weight, new_weight, value_micros, cogs_micros
+           from ${view} where store_id = $1 and ($2::date is null or day >= $2::date)
+             and ($3::date is null or (case grain when 'week' then day + 7 else (day + interval '1 month')::date end) <= $3::date)`,
+          [storeId, opts.from ?? null, opts.to ?? null],
         );
+        for (const grain of PERIOD_GRAINS) {
+          compareRollup(
+            view,
+            periods.filter((r) => r.grain === grain),
+            byPeriod(expectedByDay, grain),
+            (start) => {
+              const end = periodEnd(grain, start);
+              return inRange(start, opts) && (!opts.to || (end !== null && end <= opts.to));
+            },
+            `${grain}|`,
+          );
+        }
       }
       compareRollup(
         'conversion_credits',

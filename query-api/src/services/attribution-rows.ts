@@ -1,8 +1,9 @@
 /**
- * Where a report reads the attribution rollup from, over [start, end): with the landing page, the whole months and
- * weeks of the range from attribution_periods and only the days at its edges from attribution_daily (a 90-day
- * report then reads about a fifth of the rows: docs/decisions.md, Storage, "Weeks and months"); without it,
- * attribution_by_source by day, which is already several times smaller.
+ * Where a report reads the attribution rollup from, over [start, end): the whole months and weeks of the range from
+ * the rollup by period and only the days at its edges from the rollup by day (a 90-day report then reads about a
+ * fifth of the rows: docs/decisions.md, Storage, "Weeks and months"); with the landing page among the columns
+ * attribution_periods and attribution_daily, without it the several times smaller attribution_by_source_periods
+ * and attribution_by_source.
  */
 import { coverRange } from '../../../contracts/src/rollup-periods';
 
@@ -24,15 +25,15 @@ export function attributionRows(
     params.push(from, to);
     return `day >= $${params.length - 1}::date and day < $${params.length}::date`;
   };
-  if (!columns.includes('landing_page')) {
-    return `(select ${select} from attribution_by_source where ${where} and ${days(range.start_date, range.end_date)}) r`;
-  }
+  const [daily, periods] = columns.includes('landing_page')
+    ? ['attribution_daily', 'attribution_periods']
+    : ['attribution_by_source', 'attribution_by_source_periods'];
   const cover = coverRange(range.start_date, range.end_date);
   if (cover.length === 0) cover.push({ grain: 'day', from: range.start_date, to: range.end_date });
   const parts = cover.map((p) =>
     p.grain === 'day'
-      ? `select ${select} from attribution_daily where ${where} and ${days(p.from, p.to)}`
-      : `select ${select} from attribution_periods where ${where} and grain = '${p.grain}' and ${days(p.from, p.to)}`,
+      ? `select ${select} from ${daily} where ${where} and ${days(p.from, p.to)}`
+      : `select ${select} from ${periods} where ${where} and grain = '${p.grain}' and ${days(p.from, p.to)}`,
   );
   return `(${parts.join('\n union all ')}) r`;
 }
