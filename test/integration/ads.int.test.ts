@@ -12,7 +12,15 @@ import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { createDestination, insertDeadLetter } from '../../webhook-worker/src/destination-repo';
-import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
+import {
+  createTestStore,
+  pacer,
+  startTestApi,
+  startTestPipeline,
+  testDb,
+  type TestStore,
+  waitFor,
+} from '../support/harness';
 import { checkoutCompleted, pageView, send } from '../support/journeys';
 
 let db: Db;
@@ -35,13 +43,9 @@ const META_B =
 const GOOGLE =
   'https://shop.example/?utm_source=google&utm_medium=cpc&utm_campaign=brand&gclid=g1&campaignid=205&adgroupid=1512&creative=6901';
 
-// Report routes allow 5 requests per second per key and operation.
-const lastCall = new Map<string, number>();
-async function post(path: string, body: object, key = shop.credentials.api_key) {
-  const wait = (lastCall.get(`${key} ${path}`) ?? 0) + 210 - Date.now();
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  lastCall.set(`${key} ${path}`, Date.now());
-  return request(api.url).post(`/v2-4-2/api/${path}`).set('ApiKey', key).send(body);
+const paced = pacer();
+function post(path: string, body: object, key = shop.credentials.api_key) {
+  return paced(`${key} ${path}`, () => request(api.url).post(`/v2-4-2/api/${path}`).set('ApiKey', key).send(body));
 }
 
 function spend(o: {

@@ -16,7 +16,15 @@ import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { MAINTENANCE_STEPS } from '../../pipeline/src/adapters/pg-view-maintainer';
 import { EVENT_NAMES } from '../../contracts/src/events';
-import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
+import {
+  createTestStore,
+  pacer,
+  startTestApi,
+  startTestPipeline,
+  testDb,
+  type TestStore,
+  waitFor,
+} from '../support/harness';
 import {
   addToCart,
   checkoutCompleted,
@@ -42,16 +50,14 @@ const GOOGLE = 'https://shop.example/?utm_source=google&utm_medium=cpc&utm_campa
 const TEE = '8950316581081';
 const SOCKS = '8950316613849';
 
-// Report routes allow 5 requests per second per key and operation: space calls to one route by 210 ms.
-const lastCall = new Map<string, number>();
-async function post(path: string, body: unknown, key = shop.credentials.api_key) {
-  const wait = (lastCall.get(path) ?? 0) + 210 - Date.now();
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  lastCall.set(path, Date.now());
-  return request(api.url)
-    .post(path)
-    .set('ApiKey', key)
-    .send(body as object);
+const paced = pacer();
+function post(path: string, body: unknown, key = shop.credentials.api_key) {
+  return paced(path, () =>
+    request(api.url)
+      .post(path)
+      .set('ApiKey', key)
+      .send(body as object),
+  );
 }
 const WEB = '/v2-4-2/api/get/web-analysis/list';
 const WEB_SUM = '/v2-4-2/api/get/web-analysis/list-sum';

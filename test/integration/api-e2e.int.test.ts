@@ -10,7 +10,15 @@ import type { AttributionRecord } from '../../contracts/src/reports';
 import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
-import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
+import {
+  createTestStore,
+  pacer,
+  startTestApi,
+  startTestPipeline,
+  testDb,
+  type TestStore,
+  waitFor,
+} from '../support/harness';
 import { addToCart, checkoutCompleted, leadForm, pageView, send } from '../support/journeys';
 import { sampleContext, sampleEvent } from '../support/samples';
 
@@ -30,13 +38,9 @@ const END = day(8);
 
 const GOOGLE = 'https://shop.example/?utm_source=google&utm_medium=cpc&utm_campaign=brand&gclid=abc';
 
-// Report routes allow 5 requests per second per key and operation: space calls to one route by 210 ms.
-const lastCall = new Map<string, number>();
-async function post(path: string, body: object) {
-  const wait = (lastCall.get(path) ?? 0) + 210 - Date.now();
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  lastCall.set(path, Date.now());
-  return request(api.url).post(path).set('ApiKey', shop.credentials.api_key).send(body);
+const paced = pacer();
+function post(path: string, body: object) {
+  return paced(path, () => request(api.url).post(path).set('ApiKey', shop.credentials.api_key).send(body));
 }
 
 beforeAll(async () => {

@@ -18,7 +18,15 @@ import { sampleAdSpendRow, sampleCustomer, sampleEvent, sampleOrder, sampleProdu
 import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
-import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
+import {
+  createTestStore,
+  pacer,
+  startTestApi,
+  startTestPipeline,
+  testDb,
+  type TestStore,
+  waitFor,
+} from '../support/harness';
 import { TEST_PARTITIONS, testEnv } from '../support/env';
 import { startPostgresOnly, stopPostgresOnly } from '../support/local-services';
 
@@ -81,14 +89,7 @@ function send(route: string, body: string, contentType = 'application/json') {
     : r.set('ApiKey', shop.credentials.api_key).send(body);
 }
 
-/** Report routes allow 5 requests per second per key and operation. */
-const lastCall = new Map<string, number>();
-async function paced<T>(route: string, fn: () => Promise<T>): Promise<T> {
-  const wait = (lastCall.get(route) ?? 0) + 210 - Date.now();
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  lastCall.set(route, Date.now());
-  return fn();
-}
+const paced = pacer();
 
 describe('regressions found from outside', () => {
   const DEEP = '['.repeat(100_000) + ']'.repeat(100_000);

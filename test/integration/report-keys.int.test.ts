@@ -12,7 +12,15 @@ import type { AttributionRecord } from '../../contracts/src/reports';
 import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
-import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
+import {
+  createTestStore,
+  pacer,
+  startTestApi,
+  startTestPipeline,
+  testDb,
+  type TestStore,
+  waitFor,
+} from '../support/harness';
 import { checkoutCompleted, pageView, send } from '../support/journeys';
 
 let db: Db;
@@ -27,13 +35,9 @@ const day = (days: number) => new Date(base + days * DAY).toISOString().slice(0,
 const START = day(0);
 const END = day(7);
 
-// Report routes allow 5 requests per second per key and operation.
-const lastCall = new Map<string, number>();
-async function post(path: string, body: object) {
-  const wait = (lastCall.get(path) ?? 0) + 205 - Date.now();
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  lastCall.set(path, Date.now());
-  return request(api.url).post(path).set('ApiKey', shop.credentials.api_key).send(body);
+const paced = pacer();
+function post(path: string, body: object) {
+  return paced(path, () => request(api.url).post(path).set('ApiKey', shop.credentials.api_key).send(body));
 }
 
 function spendRow(o: {

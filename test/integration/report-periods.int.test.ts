@@ -17,7 +17,15 @@ import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
-import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
+import {
+  createTestStore,
+  pacer,
+  startTestApi,
+  startTestPipeline,
+  testDb,
+  type TestStore,
+  waitFor,
+} from '../support/harness';
 import { checkoutCompleted, pageView, send } from '../support/journeys';
 
 let db: Db;
@@ -39,13 +47,9 @@ const LANDINGS = [
 ];
 const PERSONS = 90;
 
-// Report routes allow 5 requests per second per key and operation.
-const lastCall = new Map<string, number>();
-async function post(path: string, body: object) {
-  const wait = (lastCall.get(path) ?? 0) + 205 - Date.now();
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  lastCall.set(path, Date.now());
-  return request(api.url).post(path).set('ApiKey', shop.credentials.api_key).send(body);
+const paced = pacer();
+function post(path: string, body: object) {
+  return paced(path, () => request(api.url).post(path).set('ApiKey', shop.credentials.api_key).send(body));
 }
 
 /** Person i: one or two visits some days apart, then a purchase; spread over the span by a fixed stride. */

@@ -99,6 +99,20 @@ export async function waitFor<T>(
   return last;
 }
 
+/**
+ * Report routes allow 5 requests per second per key and operation. A pacer runs each call at least 210 ms after
+ * the previous one it ran under the same name (a route, or a key and a route).
+ */
+export function pacer(): <T>(name: string, call: () => Promise<T>) => Promise<T> {
+  const lastCall = new Map<string, number>();
+  return async (name, call) => {
+    const wait = (lastCall.get(name) ?? 0) + 210 - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    lastCall.set(name, Date.now());
+    return call();
+  };
+}
+
 /** A counter or gauge of the API's own metrics, as a number. */
 async function apiMetricValue(api: RunningApi, name: string): Promise<number> {
   const metric = api.ctx.metrics.registry.getSingleMetric(name);
