@@ -325,20 +325,19 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
       ] as const) {
         const periods = await q<Record<string, string>>(
           `reconcile.${view}`,
-          `select grain, ${cols}, weight, new_weight, value_micros, cogs_micros
-           from ${view} where store_id = $1 and ($2::date is null or day >= $2::date)
-             and ($3::date is null or (case grain when 'week' then day + 7 else (day + interval '1 month')::date end) <= $3::date)`,
+          `select grain, ${cols}, weight, new_weight, value_micros, cogs_micros from ${view} where store_id = $1 ${dayFilter}`,
           [storeId, opts.from ?? null, opts.to ?? null],
         );
         for (const grain of PERIOD_GRAINS) {
+          const whollyInRange = (start: string): boolean => {
+            const end = periodEnd(grain, start);
+            return inRange(start, opts) && (!opts.to || (end !== null && end <= opts.to));
+          };
           compareRollup(
             view,
-            periods.filter((r) => r.grain === grain),
+            periods.filter((r) => r.grain === grain && whollyInRange(r.day!)),
             byPeriod(expectedByDay, grain),
-            (start) => {
-              const end = periodEnd(grain, start);
-              return inRange(start, opts) && (!opts.to || (end !== null && end <= opts.to));
-            },
+            whollyInRange,
             `${grain}|`,
           );
         }

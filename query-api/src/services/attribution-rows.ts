@@ -7,7 +7,7 @@
  */
 import { coverRange } from '../../../contracts/src/rollup-periods';
 
-export const CREDIT_SUMS = 'weight, new_weight, value_micros, cogs_micros';
+const CREDIT_SUMS = 'weight, new_weight, value_micros, cogs_micros';
 
 /**
  * A row source (to follow `from`) of the credited sums of `columns`, unaggregated: one rollup row per day or
