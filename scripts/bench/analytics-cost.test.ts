@@ -30,6 +30,7 @@ describe('sideFigures', () => {
     events_per_s: 10,
     seconds: 10,
     pipeline_cpu_us_per_event: cpu,
+    server_cpu_us_per_event: { postgres: null, nats: null },
     batch_time_by_step: {
       flush_seconds: 0,
       steps: Object.fromEntries(Object.entries(steps).map(([k, seconds]) => [k, { seconds, share: 0 }])),

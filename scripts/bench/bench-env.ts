@@ -14,6 +14,7 @@ import { createDb, type Db } from '../../storage/db';
 import { createStore, type StoreCredentials, type StoreRecord } from '../../storage/store-registry';
 import { startLocalServices, removeLocalServices } from '../../test/support/local-services';
 import { freePort } from '../../test/support/free-port';
+import { type ServerCpu, serverCpuSeconds } from './server-cpu';
 
 const ROOT = path.join(__dirname, '..', '..');
 const PARTITIONS = Number(process.env.EVENT_PARTITIONS ?? 16);
@@ -27,6 +28,8 @@ export interface BenchEnv {
   credentials: StoreCredentials;
   /** One scrape of every pipeline worker's metrics, joined: the readers below sum a metric over them. */
   pipelineMetrics(): Promise<string>;
+  /** CPU seconds so far of the local PostgreSQL and nats-server (null where the bench was given its servers). */
+  serverCpu(): ServerCpu;
   stopPipeline(): Promise<void>;
   startPipeline(): Promise<void>;
   close(): Promise<void>;
@@ -183,6 +186,7 @@ export async function startBenchEnv(opts: BenchEnvOptions = {}): Promise<BenchEn
     store,
     credentials,
     pipelineMetrics: () => Promise.all(healthUrls.map((u) => scrapeMetrics(`${u}/metrics`))).then((t) => t.join('\n')),
+    serverCpu: () => serverCpuSeconds(dataDir),
     startPipeline,
     stopPipeline: async () => {
       await Promise.all(pipeline.map(stopChild));

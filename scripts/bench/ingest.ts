@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { sampleEvent } from '../../test/support/samples';
 import { cpuSeconds, cpuSecondsIn, percentile, startBenchEnv, waitForCommitted } from './bench-env';
+import { serverCpuPerEvent } from './server-cpu';
 
 export interface IngestBenchOptions {
   events: number;
@@ -39,6 +40,7 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
         env.pipelineMetrics().then((text) => cpuSecondsIn(text, 'the pipeline')),
       ]);
     const [apiCpu0, pipelineCpu0] = await cpu();
+    const serversBefore = env.serverCpu();
     const started = performance.now();
     const worker = async (): Promise<void> => {
       while (next < batches.length) {
@@ -57,6 +59,7 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
     const acceptedAt = performance.now();
     await waitForCommitted(env, opts.events);
     const done = performance.now();
+    const serversAfter = env.serverCpu();
     const [apiCpu1, pipelineCpu1] = await cpu();
     const perEvent = (s: number) => Math.round((s * 1e6) / opts.events);
     latencies.sort((a, b) => a - b);
@@ -71,7 +74,11 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
           http_accept_events_per_s: Math.round(opts.events / ((acceptedAt - started) / 1000)),
           end_to_end_events_per_s: Math.round(opts.events / seconds),
           end_to_end_seconds: Number(seconds.toFixed(2)),
-          cpu_us_per_event: { api: perEvent(apiCpu1 - apiCpu0), pipeline: perEvent(pipelineCpu1 - pipelineCpu0) },
+          cpu_us_per_event: {
+            api: perEvent(apiCpu1 - apiCpu0),
+            pipeline: perEvent(pipelineCpu1 - pipelineCpu0),
+            ...serverCpuPerEvent(serversBefore, serversAfter, opts.events),
+          },
           request_ms: {
             p50: Number(percentile(latencies, 50).toFixed(1)),
             p99: Number(percentile(latencies, 99).toFixed(1)),

@@ -14,6 +14,7 @@ import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { planDemo } from '../demo/generate';
 import { type DemoSource, pushDemo } from '../demo/push';
 import { type BenchEnv, committedIn, cpuSecondsIn, startBenchEnv, waitForCommitted } from './bench-env';
+import { type ServerCpu, serverCpuPerEvent } from './server-cpu';
 
 export interface PipelineBenchOptions {
   events: number;
@@ -50,6 +51,8 @@ export interface ThroughputPhase {
   events_per_s: number;
   seconds: number;
   pipeline_cpu_us_per_event: number;
+  /** The local servers' CPU per event over the phase (null for servers the bench was given). */
+  server_cpu_us_per_event: ServerCpu;
   batch_time_by_step: ReturnType<typeof batchTimeBySteps>;
   db_seconds_by_statement: Record<string, number>;
   persons_recomputed: Record<string, number>;
@@ -70,9 +73,11 @@ export async function throughputPhase(env: BenchEnv, source: DemoSource, events:
   // One scrape at each end of the phase (a scrape costs the daemon CPU too).
   const started = Date.now();
   const before = await env.pipelineMetrics();
+  const serversBefore = env.serverCpu();
   const atStart = committedIn(before);
   await waitForCommitted(env, events);
   const seconds = (Date.now() - started) / 1000;
+  const serversAfter = env.serverCpu();
   const after = await env.pipelineMetrics();
   const cpu = cpuSecondsIn(after, 'the pipeline') - cpuSecondsIn(before, 'the pipeline');
   const phase = {
@@ -80,6 +85,7 @@ export async function throughputPhase(env: BenchEnv, source: DemoSource, events:
     events_per_s: Math.round((events - atStart) / seconds),
     seconds: Number(seconds.toFixed(2)),
     pipeline_cpu_us_per_event: Math.round((cpu * 1e6) / (events - atStart)),
+    server_cpu_us_per_event: serverCpuPerEvent(serversBefore, serversAfter, events - atStart),
     batch_time_by_step: batchTimeBySteps(before, after),
     db_seconds_by_statement: dbTimeByTag(before, after, 12),
     persons_recomputed: personsRecomputed(before, after),
@@ -129,6 +135,7 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
           throughput_events_per_s: phase.events_per_s,
           throughput_seconds: phase.seconds,
           pipeline_cpu_us_per_event: phase.pipeline_cpu_us_per_event,
+          server_cpu_us_per_event: phase.server_cpu_us_per_event,
           batch_time_by_step: phase.batch_time_by_step,
           db_seconds_by_statement: phase.db_seconds_by_statement,
           persons_recomputed: phase.persons_recomputed,
