@@ -21,7 +21,7 @@ import { reconcileStore } from './reconcile';
 import { vacuumEmptiedTables, watchPlannerCounts } from '../adapters/planner-counts';
 import { insertDeadLetters, loadRates, loadStores } from '../adapters/pg-fact-store';
 import { EMPTIED_TABLES, emptyStoreIn, type LoadedStream, loadStoreStream } from './rebuild-load';
-import { rangeMessages } from './stream-range';
+import { firstSequenceOf, rangeMessages } from './stream-range';
 
 export interface ReplayRange {
   storeId: string;
@@ -322,8 +322,21 @@ export async function replayStore(
   const js = jetstream(nc);
   const filter = `ev.*.${range.storeId}.*`;
   const info = await jsm.streams.info(EVENTS_STREAM, { subjects_filter: filter });
-  const total = Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
+  const subjects = info.state.subjects ?? {};
+  const total = Object.values(subjects).reduce((a, b) => a + b, 0);
   const lastSeq = range.toSeq ?? info.state.last_seq;
+  // From the store's first message rather than the stream's: the other stores' messages before it are not read.
+  if (range.fromSeq === undefined && range.fromTime === undefined && total > 0) {
+    // Only a shortcut: should the lookups fail, the replay reads from the stream's beginning as before.
+    const first = await firstSequenceOf(nc, EVENTS_STREAM, Object.keys(subjects)).catch((err: unknown) => {
+      logger.warn(
+        { err, storeId: range.storeId },
+        "replay: the store's first message was not found; reading from the stream's beginning",
+      );
+      return null;
+    });
+    if (first !== null) range = { ...range, fromSeq: first };
+  }
   const started = Date.now();
   const progress: ReplayProgress = {
     processed: 0,
