@@ -9,6 +9,7 @@ import { PERSONS_OF_KEYS_SQL } from '../../pipeline/src/adapters/pg-identity';
 import type { Db } from '../../storage/db';
 import { keyProbeSql } from '../../storage/key-probe';
 import { testDb } from '../support/harness';
+import { createStatisticsSchema, dropStatisticsSchema } from '../support/statistics-schema';
 
 let db: Db;
 const SCHEMA = 'key_probe_plan_test';
@@ -65,18 +66,13 @@ async function planOf(sql: string, storeId: string, keys: readonly string[], gen
 
 beforeAll(async () => {
   db = testDb();
-  await db.query('test.schema', `drop schema if exists ${SCHEMA} cascade`);
-  await db.query('test.schema', `create schema ${SCHEMA}`);
-  for (const t of TABLES) {
-    await db.query('test.table', `create table ${SCHEMA}.${t} (like public.${t} including all)`);
-    await db.query('test.autovacuum_off', `alter table ${SCHEMA}.${t} set (autovacuum_enabled = false)`);
-  }
+  await createStatisticsSchema(db, SCHEMA, TABLES);
   await seedLinks('st_known');
   for (const t of ['identity_links', 'clients']) await db.query('test.analyze', `analyze ${SCHEMA}.${t}`);
 });
 
 afterAll(async () => {
-  await db.query('test.schema', `drop schema if exists ${SCHEMA} cascade`);
+  await dropStatisticsSchema(db, SCHEMA);
   await db.close();
 });
 

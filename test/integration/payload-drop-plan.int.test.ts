@@ -11,6 +11,7 @@ import {
 } from '../../pipeline/src/operations/replay';
 import type { Db } from '../../storage/db';
 import { testDb } from '../support/harness';
+import { createStatisticsSchema, dropStatisticsSchema } from '../support/statistics-schema';
 
 let db: Db;
 const SCHEMA = 'payload_drop_plan_test';
@@ -65,19 +66,14 @@ async function planOf(storeId: string, nestedLoops: boolean): Promise<PlanNode[]
 
 beforeAll(async () => {
   db = testDb();
-  await db.query('test.schema', `drop schema if exists ${SCHEMA} cascade`);
-  await db.query('test.schema', `create schema ${SCHEMA}`);
-  for (const t of TABLES) {
-    await db.query('test.table', `create table ${SCHEMA}.${t} (like public.${t} including all)`);
-    await db.query('test.autovacuum_off', `alter table ${SCHEMA}.${t} set (autovacuum_enabled = false)`);
-  }
+  await createStatisticsSchema(db, SCHEMA, TABLES);
   await seed('st_known', 20_000, 0);
   for (const t of TABLES) await db.query('test.analyze', `analyze ${SCHEMA}.${t}`);
   await seed('st_fresh', 4_000, 100);
 });
 
 afterAll(async () => {
-  await db.query('test.schema', `drop schema if exists ${SCHEMA} cascade`);
+  await dropStatisticsSchema(db, SCHEMA);
   await db.close();
 });
 
