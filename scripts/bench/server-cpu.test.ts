@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseProcStat, processTreeCpuSeconds, serverCpuPerEvent, serverCpuSeconds } from './server-cpu';
+import { parseProcStat, processTreeCpuSeconds, readProcStats, serverCpuPerEvent, serverCpuSeconds } from './server-cpu';
 
 describe('the local servers’ CPU, read from /proc', () => {
   it('parses a stat line whose command name holds spaces and parentheses', () => {
@@ -36,14 +36,7 @@ describe('the local servers’ CPU, read from /proc', () => {
       stdio: ['pipe', 'ignore', 'ignore'],
     });
     const own = () => parseProcStat(fs.readFileSync(`/proc/${shell.pid}/stat`, 'utf8'))!;
-    const hasChild = () =>
-      fs.readdirSync('/proc').some((name) => {
-        try {
-          return /^\d+$/.test(name) && parseProcStat(fs.readFileSync(`/proc/${name}/stat`, 'utf8'))?.ppid === shell.pid;
-        } catch {
-          return false; // gone meanwhile
-        }
-      });
+    const hasChild = () => readProcStats().some((s) => s.ppid === shell.pid);
     try {
       // Wait on the condition (the child started, exited and was reaped into the shell's counters), not a fixed time.
       for (let i = 0; i < 1200 && (own().reapedTicks === 0 || hasChild()); i++) {

@@ -38,7 +38,8 @@ export function parseProcStat(line: string): ProcStat | null {
   return { pid, ppid, ownTicks: utime + stime, reapedTicks: cutime + cstime };
 }
 
-function readStats(): ProcStat[] {
+/** Every process's line of `/proc/<pid>/stat`, parsed. */
+export function readProcStats(): ProcStat[] {
   const out: ProcStat[] = [];
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -57,7 +58,7 @@ function readStats(): ProcStat[] {
  * readings is what the tree used between them, as a PostgreSQL backend's time moves into the postmaster's reaped
  * ticks when it exits.
  */
-export function processTreeCpuSeconds(root: number, stats: readonly ProcStat[] = readStats()): number | null {
+export function processTreeCpuSeconds(root: number, stats: readonly ProcStat[] = readProcStats()): number | null {
   const byParent = new Map<number, ProcStat[]>();
   let rootStat: ProcStat | undefined;
   for (const s of stats) {
@@ -98,7 +99,7 @@ export interface ServerCpu {
  */
 export function serverCpuSeconds(dataDir: string | null): ServerCpu {
   if (!dataDir || process.platform !== 'linux') return { postgres: null, nats: null };
-  const stats = readStats();
+  const stats = readProcStats();
   const tree = (pidFile: string): number | null => {
     const pid = pidFromFile(pidFile);
     return pid === null ? null : processTreeCpuSeconds(pid, stats);

@@ -9,25 +9,12 @@ import { PERSONS_OF_KEYS_SQL } from '../../pipeline/src/adapters/pg-identity';
 import type { Db } from '../../storage/db';
 import { keyProbeSql } from '../../storage/key-probe';
 import { testDb } from '../support/harness';
-import { createStatisticsSchema, dropStatisticsSchema } from '../support/statistics-schema';
+import { createStatisticsSchema, dropStatisticsSchema, type PlanNode, planNodes } from '../support/query-plans';
 
 let db: Db;
 const SCHEMA = 'key_probe_plan_test';
 const TABLES = ['identity_links', 'clients', 'product_person_credits'];
 const LINKS = 20_000;
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  Filter?: string;
-  'Rows Removed by Filter'?: number;
-  'Shared Hit Blocks'?: number;
-  Plans?: PlanNode[];
-}
-
-const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 
 async function seedLinks(storeId: string): Promise<void> {
   await db.query(
@@ -57,7 +44,7 @@ async function planOf(sql: string, storeId: string, keys: readonly string[], gen
         'test.explain',
         `explain (analyze, buffers, format json) execute lookup('${storeId}', '{${keys.join(',')}}')`,
       );
-      return nodes(row!['QUERY PLAN'][0]!.Plan);
+      return planNodes(row!['QUERY PLAN'][0]!.Plan);
     } finally {
       await tx('test.deallocate', 'deallocate lookup');
     }

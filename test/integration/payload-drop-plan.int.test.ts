@@ -11,19 +11,11 @@ import {
 } from '../../pipeline/src/operations/replay';
 import type { Db } from '../../storage/db';
 import { testDb } from '../support/harness';
-import { createStatisticsSchema, dropStatisticsSchema } from '../support/statistics-schema';
+import { createStatisticsSchema, dropStatisticsSchema, type PlanNode, planNodes } from '../support/query-plans';
 
 let db: Db;
 const SCHEMA = 'payload_drop_plan_test';
 const TABLES = ['raw_events', 'event_facts'];
-
-interface PlanNode {
-  'Node Type': string;
-  'Rows Removed by Join Filter'?: number;
-  Plans?: PlanNode[];
-}
-
-const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 
 /** `events` payloads of `storeId`, with facts for all but the last `withoutFacts`. */
 async function seed(storeId: string, events: number, withoutFacts: number): Promise<void> {
@@ -55,7 +47,7 @@ async function planOf(storeId: string, nestedLoops: boolean): Promise<PlanNode[]
         'test.explain',
         `explain (analyze, format json) ${sql}`,
       );
-      plan = nodes(row!['QUERY PLAN'][0]!.Plan);
+      plan = planNodes(row!['QUERY PLAN'][0]!.Plan);
       throw new Error('rollback');
     })
     .catch((err: unknown) => {
