@@ -1,7 +1,7 @@
 /**
  * Benchmarks. Each prints its figures as JSON on stdout.
  *   npm run bench -- ingest     [--events 100000] [--batch 500] [--concurrency 8]
- *   npm run bench -- pipeline   [--events 100000] [--rate 1000] [--live-seconds 20] [--workers 1]
+ *   npm run bench -- pipeline   [--events 100000] [--rate 1000] [--live-seconds 20] [--workers 1] [--beside-events n]
  *   npm run bench -- api        [--events 1000000] [--seconds 20] [--concurrency 4] [--ingest-rate 1000]
  *   npm run bench -- history    [--events 100000] [--persons 5] [--each 5000] [--carts-every n] [--landings n]
  *   npm run bench -- analytics-cost [--events 100000] [--rounds 1]
@@ -39,6 +39,11 @@ program
     'pipeline workers, each owning an equal share of the partitions',
     positiveInteger('workers'),
     1,
+  )
+  .option(
+    '--beside-events <n>',
+    'demo events of another store loaded first, as in a deployment of several stores',
+    positiveInteger('beside-events'),
   )
   .action((o: PipelineBenchOptions) => benchPipeline(o));
 
