@@ -22,6 +22,38 @@ export const CHANNELS = [
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
+/**
+ * The names a store owner knows for the channel groups: GA4's default channel group names. The API answers
+ * slugs (stable, filterable); screens show these.
+ */
+export const CHANNEL_NAMES: Readonly<Record<Channel, string>> = {
+  direct: 'Direct',
+  cross_network: 'Cross-network',
+  paid_shopping: 'Paid Shopping',
+  paid_search: 'Paid Search',
+  paid_social: 'Paid Social',
+  paid_video: 'Paid Video',
+  display: 'Display',
+  paid_other: 'Paid Other',
+  organic_shopping: 'Organic Shopping',
+  organic_social: 'Organic Social',
+  organic_video: 'Organic Video',
+  organic_search: 'Organic Search',
+  referral: 'Referral',
+  email: 'Email',
+  affiliates: 'Affiliates',
+  audio: 'Audio',
+  sms: 'SMS',
+  mobile_push: 'Mobile Push Notifications',
+  unassigned: 'Unassigned',
+};
+
+/** A channel slug's display name; `""` is "(none)", and a slug this build does not know is shown as it is. */
+export function channelName(slug: string): string {
+  if (slug === '') return '(none)';
+  return Object.prototype.hasOwnProperty.call(CHANNEL_NAMES, slug) ? CHANNEL_NAMES[slug as Channel] : slug;
+}
+
 /** Ad platforms a touchpoint can be attributed to (docs/product.md, Sessions and touchpoints); `""` when none. */
 export const PLATFORMS = [
   'google',

@@ -1,4 +1,13 @@
-/** Number and date formatting, and the date arithmetic of the range selector (calendar days, no time zone). */
+/** Number, date and name formatting, and the date arithmetic of the range selector (calendar days, no time zone). */
+import { channelName } from '../../contracts/src/channels';
+import type { Touchpoint } from './types';
+
+/** Channels are slugs in the API and GA4's names on screen ("Paid Social"). */
+export { channelName };
+
+/** A touchpoint in one line: channel name, source / medium and campaign. */
+export const fmtTouch = (t: Touchpoint | null | undefined): string =>
+  t ? `${channelName(t.channel)} · ${t.source} / ${t.medium}${t.campaign ? ` · ${t.campaign}` : ''}` : '–';
 const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const count = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 

@@ -53,6 +53,37 @@ async function apiCall<T>(op: string, body: unknown = {}): Promise<T> {
 const parseFigure = (text: string): number => Number(text.replace(/[,×\s]/g, ''));
 const money = (x: number): number => Math.round(x * 100) / 100;
 
+/**
+ * The names a store owner knows for the API's channel slugs: GA4's default channel groups, written here apart
+ * from the dashboard's own table so that a wrong or missing name there fails. `""` is "(none)".
+ */
+const GA4_CHANNEL_NAMES: Record<string, string> = {
+  direct: 'Direct',
+  cross_network: 'Cross-network',
+  paid_shopping: 'Paid Shopping',
+  paid_search: 'Paid Search',
+  paid_social: 'Paid Social',
+  paid_video: 'Paid Video',
+  display: 'Display',
+  paid_other: 'Paid Other',
+  organic_shopping: 'Organic Shopping',
+  organic_social: 'Organic Social',
+  organic_video: 'Organic Video',
+  organic_search: 'Organic Search',
+  referral: 'Referral',
+  email: 'Email',
+  affiliates: 'Affiliates',
+  audio: 'Audio',
+  sms: 'SMS',
+  mobile_push: 'Mobile Push Notifications',
+  unassigned: 'Unassigned',
+};
+function channelShown(slug: string): string {
+  if (slug === '') return '(none)';
+  expect(GA4_CHANNEL_NAMES).toHaveProperty([slug]);
+  return GA4_CHANNEL_NAMES[slug]!;
+}
+
 async function screenshot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
@@ -239,9 +270,11 @@ describe('the dashboard on a demo store', () => {
           page_size: 100,
           orders: [{ column: 'conversion_value', order: 'desc' }],
         })
-      ).records.map((r) => [r.channel || '(none)', money(r.conversion_value)]);
+      ).records.map((r) => [channelShown(r.channel), money(r.conversion_value)]);
     const shown = async () => (await tableRows('channels-table')).map((r) => [r[0], parseFigure(r[2]!)]);
     const last = await byModel('last');
+    // The demo's channels by the names a store owner knows, never their slugs.
+    expect(last.map((r) => r[0])).toEqual(expect.arrayContaining(['Paid Search', 'Paid Social', 'Organic Search']));
     expect(await shown()).toEqual(last);
     await page.selectOption('[data-testid="model"]', 'first');
     const first = await byModel('first');
@@ -275,8 +308,11 @@ describe('the dashboard on a demo store', () => {
     );
     const target = byCampaign.records.find((r) => !paid.has(r.channel) && r.campaign !== '' && r.conversions > 0)!;
     expect(target).toBeDefined();
-    await clickRow('channels-table', (r) => r[0] === target.channel);
+    await clickRow('channels-table', (r) => r[0] === channelShown(target.channel));
     await page.waitForSelector('[data-testid="campaigns-table"] tbody tr');
+    expect(await page.textContent('[data-testid="view-channels"] h2')).toBe(
+      `Campaigns of ${channelShown(target.channel)}`,
+    );
     expect((await tableRows('campaigns-table')).map((r) => r[0])).toEqual(
       byCampaign.records.filter((r) => r.channel === target.channel).map((r) => r.campaign || '(none)'),
     );
@@ -351,7 +387,7 @@ describe('the dashboard on a demo store', () => {
       await page.click(`[data-testid="ad-${name}-table"] tbody tr:nth-child(${i + 2})`);
       return list.records[i]!;
     };
-    await clickRow('channels-table', (r) => r[0] === target.channel);
+    await clickRow('channels-table', (r) => r[0] === channelShown(target.channel));
     const filters = [{ key: 'channel', operator: 'eq', value: target.channel }];
     const campaign = await level(
       'campaign',
@@ -402,7 +438,10 @@ describe('the dashboard on a demo store', () => {
       expect(parseFigure(rows[i]![2]!)).toBe(money(sum.conversion_value));
       expect(parseFigure(rows[i]![1]!)).toBe(money(sum.conversions));
     }
-    expect((await tableRows('models-channels-table')).length).toBeGreaterThan(2);
+    const channelRows = await tableRows('models-channels-table');
+    expect(channelRows.length).toBeGreaterThan(2);
+    const names = new Set([...Object.values(GA4_CHANNEL_NAMES), '(none)']);
+    for (const r of channelRows) expect(names).toContain(r[0]);
     await screenshot('models');
   });
 
@@ -415,6 +454,23 @@ describe('the dashboard on a demo store', () => {
     });
     const rows = await tableRows('orders-table');
     expect(rows.map((r) => r[0])).toEqual(list.records.map((r) => r.order_id));
+    // First and last touch as order/attribution-touch answers them, the channel by its name.
+    const touches = await apiCall<
+      Array<{
+        order_id: string;
+        first_touchpoint: { channel: string; source: string; medium: string; campaign: string } | null;
+        last_touchpoint: { channel: string; source: string; medium: string; campaign: string } | null;
+      }>
+    >('order/attribution-touch', { order_ids: list.records.map((r) => r.order_id) });
+    const line = (t: { channel: string; source: string; medium: string; campaign: string } | null): string =>
+      t ? `${channelShown(t.channel)} · ${t.source} / ${t.medium}${t.campaign ? ` · ${t.campaign}` : ''}` : '–';
+    const byOrder = new Map(touches.map((t) => [t.order_id, t]));
+    expect(rows.map((r) => [r[4], r[5]])).toEqual(
+      list.records.map((o) => [
+        line(byOrder.get(o.order_id)!.first_touchpoint),
+        line(byOrder.get(o.order_id)!.last_touchpoint),
+      ]),
+    );
     await page.click('[data-testid="orders-table"] tbody tr');
     await page.waitForSelector('[data-testid="journey"] li');
     await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0);
@@ -482,7 +538,7 @@ describe('the dashboard on a demo store', () => {
     expect(sum.purchase_users).toBeGreaterThan(0);
     expect((await tableRows('funnel-table')).map(shown)).toEqual([
       ['All sessions', ...figures(sum)],
-      ...byChannel.records.map((r) => [r.channel || '(none)', ...figures(r)]),
+      ...byChannel.records.map((r) => [channelShown(r.channel), ...figures(r)]),
     ]);
     expect(await page.$$eval('[data-testid="funnel-steps"] .step', (s) => s.length)).toBe(6);
 
@@ -560,7 +616,7 @@ describe('the dashboard on a demo store', () => {
     expect(channels.records.length).toBeGreaterThan(0);
     expect(
       (await tableRows('product-channels-table')).map((r) => [r[0], parseFigure(r[1]!), parseFigure(r[2]!)]),
-    ).toEqual(channels.records.map((r) => [r.channel || '(none)', money(r.conversions), money(r.conversion_value)]));
+    ).toEqual(channels.records.map((r) => [channelShown(r.channel), money(r.conversions), money(r.conversion_value)]));
     await screenshot('products');
   });
 

@@ -8,9 +8,9 @@
 import { useState } from 'preact/hooks';
 import { type Column, Show, Table } from '../components/parts';
 import { useData } from '../components/use-data';
-import { fmtCount, fmtMoney, fmtPercent, fmtRatio } from '../format';
+import { fmtCount, fmtMoney, fmtPercent, fmtRatio, fmtTouch } from '../format';
 import { useApp } from '../state';
-import type { AdCustomerRecord, AdFilter, AdRecord, AdSummary, CampaignOrderRecord, Page, Touchpoint } from '../types';
+import type { AdCustomerRecord, AdFilter, AdRecord, AdSummary, CampaignOrderRecord, Page } from '../types';
 
 export type AdLevel = 'campaign' | 'ad_set' | 'ad';
 
@@ -34,9 +34,6 @@ export function rowFilters(level: AdLevel, r: AdRecord): AdFilter[] {
 /** The same row of a level, whatever the model (ids and names do not depend on it). */
 export const sameRow = (level: AdLevel, a: AdRecord | null, b: AdRecord): boolean =>
   a != null && idOf(level, a) === idOf(level, b) && a[level] === b[level] && a.platform === b.platform;
-
-const touch = (t: Touchpoint | null | undefined): string =>
-  t ? `${t.channel} · ${t.source} / ${t.medium}${t.campaign ? ` · ${t.campaign}` : ''}` : '–';
 
 const FIGURES: Array<Column<AdSummary>> = [
   { label: 'Spend', value: (r) => fmtMoney(r.spend), numeric: true },
@@ -149,8 +146,8 @@ export function AdCustomers(props: { filters: AdFilter[] }) {
               { label: 'Credited value', value: (r) => fmtMoney(r.conversion_value), numeric: true },
               { label: 'Order value', value: (r) => fmtMoney(r.order_value), numeric: true },
               { label: 'Customer was', value: (r) => (r.new_customer ? 'new' : 'returning') },
-              { label: 'First touch', value: (r) => touch(r.first_touchpoint) },
-              { label: 'Last touch', value: (r) => touch(r.last_touchpoint) },
+              { label: 'First touch', value: (r) => fmtTouch(r.first_touchpoint) },
+              { label: 'Last touch', value: (r) => fmtTouch(r.last_touchpoint) },
             ]}
             rows={d.records}
           />
@@ -194,8 +191,8 @@ export function CampaignOrders(props: { channel: string; campaign: string }) {
               { label: 'Credited value', value: (r) => fmtMoney(r.attributed_value), numeric: true },
               { label: 'Order value', value: (r) => fmtMoney(r.total_price), numeric: true },
               { label: 'Touchpoints', value: (r) => fmtCount(r.touchpoints_count), numeric: true },
-              { label: 'First touch', value: (r) => touch(r.first_touchpoint) },
-              { label: 'Last touch', value: (r) => touch(r.last_touchpoint) },
+              { label: 'First touch', value: (r) => fmtTouch(r.first_touchpoint) },
+              { label: 'Last touch', value: (r) => fmtTouch(r.last_touchpoint) },
             ]}
             rows={d.records}
           />

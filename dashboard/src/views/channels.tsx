@@ -8,7 +8,7 @@
 import { useState } from 'preact/hooks';
 import { Basis, type Column, Show, Table } from '../components/parts';
 import { useData } from '../components/use-data';
-import { fmtCount, fmtMoney, fmtRatio } from '../format';
+import { channelName, fmtCount, fmtMoney, fmtRatio } from '../format';
 import { useApp } from '../state';
 import type { AdFilter, AdRecord, Page, ReportRecord } from '../types';
 import { AdCustomers, AdLevelTable, CampaignOrders, rowFilters } from './channel-ads';
@@ -79,7 +79,7 @@ export function Channels() {
         {(d) => (
           <Table
             testid="channels-table"
-            columns={[{ label: 'Channel', value: (r) => r.channel || '(none)' }, ...numbers]}
+            columns={[{ label: 'Channel', value: (r) => channelName(r.channel) }, ...numbers]}
             rows={d.list.records}
             onRow={(r) => setPath({ ...NONE, channel: r.channel === channel ? null : r.channel })}
             selected={(r) => r.channel === channel}
@@ -89,7 +89,7 @@ export function Channels() {
       {channel == null ? <p class="hint">Choose a channel to see its campaigns.</p> : null}
       {channel != null && paid === true ? (
         <>
-          <h2>Campaigns of {channel}</h2>
+          <h2>Campaigns of {channelName(channel)}</h2>
           <AdLevelTable
             level="campaign"
             filters={channelFilter}
@@ -132,7 +132,7 @@ export function Channels() {
       ) : null}
       {channel != null && paid === false ? (
         <>
-          <h2>Campaigns of {channel}</h2>
+          <h2>Campaigns of {channelName(channel)}</h2>
           <Show data={campaigns} empty={(d) => !d || d.length === 0}>
             {(d) => (
               <Table

@@ -8,7 +8,7 @@
 import { useState } from 'preact/hooks';
 import { Basis, type Column, Show, Table } from '../components/parts';
 import { useData } from '../components/use-data';
-import { fmtCount, fmtMoney, fmtPercent } from '../format';
+import { channelName, fmtCount, fmtMoney, fmtPercent } from '../format';
 import { useApp } from '../state';
 import type { LandingPageSummary, Page, WebAnalysisDimension, WebAnalysisRecord, WebAnalysisSummary } from '../types';
 
@@ -115,7 +115,13 @@ export function Funnel() {
             <Table
               testid="funnel-table"
               columns={[{ label: groupName, value: (r: Row) => r.name ?? <strong>All sessions</strong> }, ...FIGURES]}
-              rows={[sum, ...list.records.map((r): Row => ({ ...r, name: r[group] || '(none)' }))]}
+              rows={[
+                sum,
+                ...list.records.map((r): Row => ({
+                  ...r,
+                  name: group === 'channel' ? channelName(r.channel) : r[group] || '(none)',
+                })),
+              ]}
             />
             {list.total > list.records.length ? (
               <p class="hint">

@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import { Basis, Show, Table } from '../components/parts';
 import { useData } from '../components/use-data';
-import { change, fmtCount, fmtMoney, fmtRatio } from '../format';
+import { change, channelName, fmtCount, fmtMoney, fmtRatio } from '../format';
 import { useApp } from '../state';
 import type { Page, ReportRecord, Summary } from '../types';
 
@@ -77,7 +77,7 @@ export function Models() {
               <Table
                 testid="models-channels-table"
                 columns={[
-                  { label: 'Channel', value: (c: string) => c || '(none)' },
+                  { label: 'Channel', value: (c: string) => channelName(c) },
                   ...rows.map((r) => ({
                     label: r.model.name,
                     numeric: true,

@@ -5,13 +5,11 @@
 import { useState } from 'preact/hooks';
 import { Basis, Show, Table } from '../components/parts';
 import { useData } from '../components/use-data';
-import { fmtMoney } from '../format';
+import { fmtMoney, fmtTouch } from '../format';
 import { useApp } from '../state';
-import type { Journey, OrderRecord, OrderTouchpoints, Page, Touchpoint } from '../types';
+import type { Journey, OrderRecord, OrderTouchpoints, Page } from '../types';
 
 const PAGE_SIZE = 20;
-const touch = (t: Touchpoint | null | undefined): string =>
-  t ? `${t.channel} · ${t.source} / ${t.medium}${t.campaign ? ` · ${t.campaign}` : ''}` : '–';
 
 export function Orders() {
   const { client, selection } = useApp();
@@ -51,8 +49,8 @@ export function Orders() {
                 { label: 'Placed', value: (r) => r.created_at },
                 { label: 'Value', value: (r) => fmtMoney(r.value), numeric: true },
                 { label: 'Customer', value: (r) => (r.is_new_customer ? 'new' : 'returning') },
-                { label: 'First touch', value: (r) => touch(r.touch?.first_touchpoint) },
-                { label: 'Last touch', value: (r) => touch(r.touch?.last_touchpoint) },
+                { label: 'First touch', value: (r) => fmtTouch(r.touch?.first_touchpoint) },
+                { label: 'Last touch', value: (r) => fmtTouch(r.touch?.last_touchpoint) },
               ]}
               rows={d.rows}
               onRow={(r) => setOpen(r.order_id === open ? null : r.order_id)}

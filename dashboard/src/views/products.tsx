@@ -9,7 +9,7 @@ import { useState } from 'preact/hooks';
 import { Chart } from '../components/chart';
 import { Basis, Kpi, Show, Table } from '../components/parts';
 import { useData } from '../components/use-data';
-import { daysBetween, fmtCount, fmtMoney, fmtPercent, periodStarts } from '../format';
+import { channelName, daysBetween, fmtCount, fmtMoney, fmtPercent, periodStarts } from '../format';
 import { useApp } from '../state';
 import type {
   Page,
@@ -149,7 +149,7 @@ export function Products() {
                     <Table
                       testid="product-channels-table"
                       columns={[
-                        { label: 'Channel', value: (r) => r.channel || '(none)' },
+                        { label: 'Channel', value: (r) => channelName(r.channel) },
                         { label: 'Purchases', value: (r) => fmtCount(r.conversions), numeric: true },
                         { label: 'Revenue', value: (r) => fmtMoney(r.conversion_value), numeric: true },
                         { label: 'Units', value: (r) => fmtCount(r.units), numeric: true },
