@@ -7,19 +7,23 @@ import type { Query } from '../../storage/db';
 
 let seq = 0;
 
-/** The message `body` on the subject of `name` (an event kind or a push subject) in `partition`. */
+/**
+ * The message `body` on the subject of `name` (an event kind or a push subject) in `partition`; its stream
+ * sequence `streamSeq`, else the next of a counter of this module.
+ */
 export function batchItem(
   storeId: string,
   partition: number,
   name: string,
   body: unknown,
   receivedAt = Date.now(),
+  streamSeq = ++seq,
 ): BatchItem {
   const subject = eventSubject(partition, storeId, name);
   const data = new TextEncoder().encode(JSON.stringify(body));
   const msg = {
     subject,
-    seq: ++seq,
+    seq: streamSeq,
     data,
     receivedAt,
     redelivered: false,

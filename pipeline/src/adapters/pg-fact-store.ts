@@ -1,7 +1,7 @@
 /**
  * Writes stored facts in bulk inside the batch transaction: raw events (by COPY, idempotent on the natural key),
- * store pushes (a newer updated_at wins), link clicks and dead letters. One statement per table, arrays
- * through unnest.
+ * store pushes (the greatest version wins, `supersedesVersion`), link clicks and dead letters. One statement per
+ * table, arrays through unnest.
  */
 import type { Query } from '../../../storage/db';
 import { keyProbeSql } from '../../../storage/key-probe';
@@ -10,6 +10,7 @@ import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { AdSpendRow, ShopCustomer, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
 import type { LinkClick } from '../domain/decode-message';
 import { adSpendKey, type AdSpendFact } from '../domain/facts';
+import { greatestPerKey, type PushVersion, pushVersionOf, storedUpdatedAt } from '../domain/push-versions';
 
 export interface StoreSettings {
   storeId: string;
@@ -177,22 +178,29 @@ interface Versioned {
   payload: unknown;
 }
 
-/** Keeps, per key, the newest version in the batch (an upsert may not touch one row twice). */
-function newestPerKey<T extends Versioned>(rows: readonly T[]): T[] {
-  const best = new Map<string, T>();
-  for (const r of rows) {
-    const k = `${r.storeId}\u0000${r.key}`;
-    const cur = best.get(k);
-    if (
-      !cur ||
-      Date.parse(r.updatedAt) > Date.parse(cur.updatedAt) ||
-      (r.updatedAt === cur.updatedAt && r.seq > cur.seq)
-    ) {
-      best.set(k, r);
-    }
-  }
-  return [...best.values()];
+/** A version as it is written: its place in the order of versions, `updated_at` to the millisecond. */
+type Picked<T extends Versioned> = T & { version: PushVersion; storedUpdatedAt: string };
+
+/** Keeps, per key, the greatest version in the batch (an upsert may not touch one row twice). */
+function newestPerKey<T extends Versioned>(rows: readonly T[]): Array<Picked<T>> {
+  const versioned = rows.map((r): Picked<T> => {
+    const version = pushVersionOf(r.updatedAt, r.seq);
+    return { ...r, version, storedUpdatedAt: storedUpdatedAt(version) };
+  });
+  return greatestPerKey(
+    versioned,
+    (r) => `${r.storeId}\u0000${r.key}`,
+    (r) => r.version,
+  );
 }
+
+/**
+ * The upserts' condition, `supersedesVersion` in SQL: the stored row is replaced only by a greater version. The
+ * incoming `updated_at` is already to the millisecond; the stored one is truncated too, for rows written before
+ * versions were (microseconds then survived).
+ */
+const supersedesStoredSql = (table: string): string =>
+  `(excluded.updated_at, excluded.stream_seq) > (date_trunc('milliseconds', ${table}.updated_at), ${table}.stream_seq)`;
 
 async function upsertVersioned(
   q: Query,
@@ -208,12 +216,12 @@ async function upsertVersioned(
      select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::bigint[], $5::jsonb[])
      on conflict (store_id, ${keyColumn}) do update
        set updated_at = excluded.updated_at, stream_seq = excluded.stream_seq, payload = excluded.payload
-       where excluded.updated_at > ${table}.updated_at
+       where ${supersedesStoredSql(table)}
      returning store_id, ${keyColumn} as key`,
     [
       fresh.map((r) => r.storeId),
       fresh.map((r) => r.key),
-      fresh.map((r) => r.updatedAt),
+      fresh.map((r) => r.storedUpdatedAt),
       fresh.map((r) => r.seq),
       fresh.map((r) => JSON.stringify(r.payload)),
     ],
@@ -237,7 +245,7 @@ export interface ChangedPushes {
   adSpend: Array<{ storeId: string; fact: AdSpendFact; previous: AdSpendFact | null }>;
 }
 
-/** Upserts store pushes; returns the ones that changed stored state (new, or newer than what was stored). */
+/** Upserts store pushes; returns the ones that changed stored state (new, or a greater version than what was stored). */
 export async function upsertPushes(q: Query, rows: PushRows): Promise<ChangedPushes> {
   const orders = await upsertVersioned(
     q,
@@ -336,7 +344,7 @@ async function upsertAdSpend(q: Query, rows: PushRows['adSpend']): Promise<Chang
   const keys = ['store_id', 'day', 'platform', 'account_id', 'campaign_id', 'adset_id', 'ad_id'].join(', ');
   const cols = `${keys}, channel, source, medium, campaign, spend_micros, impressions, clicks, conv_value_micros`;
   // One statement: the stored version before the upsert (for the exact rollup difference), then the upsert
-  // of versions newer than what is stored. Both CTEs see the same snapshot.
+  // of versions greater than what is stored. Both CTEs see the same snapshot.
   const changed = await q<AdSpendDbRow & { previous: AdSpendDbRow | null }>(
     'ad_spend.upsert',
     `with input as (
@@ -354,7 +362,7 @@ async function upsertAdSpend(q: Query, rows: PushRows['adSpend']): Promise<Chang
              channel = excluded.channel, source = excluded.source, medium = excluded.medium, campaign = excluded.campaign,
              spend_micros = excluded.spend_micros, impressions = excluded.impressions, clicks = excluded.clicks,
              conv_value_micros = excluded.conv_value_micros
-         where excluded.updated_at > ad_spend.updated_at
+         where ${supersedesStoredSql('ad_spend')}
        returning ${cols}
      )
      select up.*, to_char(up.day, 'YYYY-MM-DD') as day,
@@ -381,7 +389,7 @@ async function upsertAdSpend(q: Query, rows: PushRows['adSpend']): Promise<Chang
       facts.map((f) => f.impressions),
       facts.map((f) => f.clicks),
       facts.map((f) => f.convValueMicros),
-      fresh.map((f) => f.updatedAt),
+      fresh.map((f) => f.storedUpdatedAt),
       fresh.map((f) => f.seq),
       fresh.map((f) => JSON.stringify(f.payload.row)),
     ],

@@ -119,7 +119,7 @@ describe('StreamFacts', () => {
     } as unknown as ShopProduct,
   });
 
-  it('keeps the first message of an event id, and the first version held on an equal time', () => {
+  it('keeps the first message of an event id, and the later message of two versions with an equal time', () => {
     const f = load(
       [
         event('e1', 'c1', '2026-03-02T09:00:00Z', '/first'),
@@ -131,8 +131,8 @@ describe('StreamFacts', () => {
     );
     expect(f.stored).toBe(1);
     expect(f.duplicates).toBe(1);
-    expect(f.orders()).toEqual([expect.objectContaining({ seq: 3 })]);
-    expect(f.orders()[0]!.value.order.total_price).toBe('50.00');
+    expect(f.orders()).toEqual([expect.objectContaining({ seq: 4 })]);
+    expect(f.orders()[0]!.value.order.total_price).toBe('70.00');
   });
 
   it('sets unit costs from every product version it accepts, in stream order', () => {

@@ -3,8 +3,9 @@
  * Operations, "A rebuild loads the stream in memory"). Pure. The rules are the live path's, so that a rebuild
  * stores what the daemon stored:
  * - an event is stored once, its first message winning (`raw_events` and `event_facts` are keyed by its id);
- * - a push (order, product, customer, ad spend row) replaces the version held only when its `updated_at` is
- *   later, as the upsert's `where excluded.updated_at > ...`: an equal time keeps the version held;
+ * - a push (order, product, customer, ad spend row) replaces the version held only when it supersedes it
+ *   (`supersedesVersion`: a later `updated_at`, or the same one from a later message), the daemon's rule within
+ *   and across batches;
  * - every accepted version of a product sets the unit costs of its variants, and every accepted version of an
  *   order links its client to the order's identity keys and to the hand-off key of the browser client it names,
  *   as each changed push does in a batch;
@@ -33,12 +34,11 @@ import {
 } from './facts';
 import { ClientIdentity, personsOfLinks } from './identity';
 import type { RateOf } from './money';
+import { type PushVersion, pushVersionOf, supersedesVersion } from './push-versions';
 
 /** The version of a push held for its key, with the stream sequence of its message. */
-export interface HeldVersion<T> {
+export interface HeldVersion<T> extends PushVersion {
   value: T;
-  seq: number;
-  updatedAtMs: number;
 }
 
 export interface StreamClient {
@@ -69,16 +69,16 @@ export interface StreamFactsSnapshot {
   productInfo: ProductSighting[];
 }
 
-/** Keeps, per key, the version with the latest time: the first one held on an equal time. */
+/** Keeps, per key, the greatest version (`supersedesVersion`). */
 class LatestVersions<T> {
   readonly byKey = new Map<string, HeldVersion<T>>();
 
   /** Whether `value` replaced what was held (or was the first for its key). */
   offer(key: string, value: T, updatedAt: string, seq: number): boolean {
-    const updatedAtMs = Date.parse(updatedAt);
+    const version = pushVersionOf(updatedAt, seq);
     const held = this.byKey.get(key);
-    if (held && !(updatedAtMs > held.updatedAtMs)) return false;
-    this.byKey.set(key, { value, seq, updatedAtMs });
+    if (held && !supersedesVersion(version, held)) return false;
+    this.byKey.set(key, { value, ...version });
     return true;
   }
 
