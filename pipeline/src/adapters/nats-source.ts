@@ -17,18 +17,27 @@ import type { InboundMessage } from '../stream/inbound-message';
 const ignore = (): void => undefined;
 
 /**
+ * When a message was received, in epoch ms: the API's header, else the time the stream stored the message. Both
+ * travel with the message, so every delivery, replay and rebuild of it gets the same time (docs/decisions.md,
+ * Storage, "A message's received-at").
+ */
+export function receivedAtOf(m: Pick<JsMsg, 'headers' | 'timestampNanos'>): number {
+  const header = m.headers?.get(RECEIVED_AT_HEADER);
+  const stated = header ? Number(header) : NaN;
+  return Number.isFinite(stated) ? stated : Number(m.timestampNanos / 1_000_000n);
+}
+
+/**
  * A stream message as the batch flow takes it. `acknowledged: false` for a consumer without an acknowledgement
  * policy (the replay's ordered consumer): its handles then do nothing, where an ack would only send nats-server
  * a reply to ignore.
  */
 export function toInbound(m: JsMsg, acknowledged = true): InboundMessage {
-  const header = m.headers?.get(RECEIVED_AT_HEADER);
-  const receivedAt = header ? Number(header) : NaN;
   return {
     subject: m.subject,
     seq: m.seq,
     data: m.data,
-    receivedAt: Number.isFinite(receivedAt) ? receivedAt : null,
+    receivedAt: receivedAtOf(m),
     redelivered: m.redelivered,
     validated: m.headers?.get(VALIDATED_HEADER) === VALIDATION_VERSION,
     ack: acknowledged ? () => m.ack() : ignore,

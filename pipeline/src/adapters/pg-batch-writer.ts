@@ -118,7 +118,7 @@ export function createBatchWriter(
               storeId: d.storeId,
               event: d.event,
               json: d.json,
-              receivedAt: item.msg.receivedAt ?? Date.now(),
+              receivedAt: item.msg.receivedAt,
               seq,
             });
             break;

@@ -17,7 +17,7 @@ import type { StreamFacts, StreamFactsSnapshot } from '../domain/stream-facts';
 export interface EncodedBatch {
   subjects: string[];
   seqs: number[];
-  receivedAts: Array<number | null>;
+  receivedAts: number[];
   validated: boolean[];
   /** Where each message's bytes end in `bytes`. */
   ends: number[];
@@ -41,7 +41,7 @@ export class BatchEncoder {
     return this.parts.length;
   }
 
-  add(m: { subject: string; seq: number; receivedAt: number | null; validated?: boolean; data: Uint8Array }): void {
+  add(m: { subject: string; seq: number; receivedAt: number; validated?: boolean; data: Uint8Array }): void {
     this.parts.push(m.data);
     this.length += m.data.length;
     this.batch.subjects.push(m.subject);

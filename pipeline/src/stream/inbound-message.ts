@@ -7,8 +7,11 @@ export interface InboundMessage {
   /** Stream sequence. */
   seq: number;
   data: Uint8Array;
-  /** Epoch ms at which the API accepted the message, when it said so. */
-  receivedAt: number | null;
+  /**
+   * Epoch ms at which the message was received: when the API accepted it (its header), else when the stream
+   * stored it. Never the time it is processed, so a replay stores what the live run stored.
+   */
+  receivedAt: number;
   redelivered: boolean;
   /** The API validated the payload with the current validation version (its output is what was published). */
   validated?: boolean;
