@@ -68,10 +68,34 @@ export const PERSONS_OF_KEYS_SQL = keyProbeSql({
   store: 'l.store_id',
 });
 
+/**
+ * How many times the persons are resolved and the new ones locked before the batch gives up: each round after the
+ * first means another worker merged a person meanwhile, so 21 rounds are never needed in practice.
+ */
+export const IDENTITY_LOCK_ROUNDS = 21;
+
+/**
+ * The persons of a batch could not all be locked within the rounds allowed: another worker kept merging them.
+ * A serialization failure (40001), so the batch flow retries the whole transaction.
+ */
+export class IdentityLocksExhaustedError extends Error {
+  readonly code = '40001';
+
+  constructor(
+    readonly storeId: string,
+    readonly unlocked: number,
+    readonly rounds: number,
+  ) {
+    super(`store ${storeId}: ${unlocked} persons still unlocked after ${rounds} rounds of identity locks`);
+    this.name = 'IdentityLocksExhaustedError';
+  }
+}
+
 export async function updateIdentity(
   q: Query,
   storeId: string,
   batch: IdentityFacts,
+  maxLockRounds = IDENTITY_LOCK_ROUNDS,
 ): Promise<{ persons: Set<string>; mergedAway: string[]; mergedInto: Set<string> }> {
   const { batchClients, newLinks } = await recordIdentity(q, storeId, batch);
   if (batchClients.length === 0) return { persons: new Set(), mergedAway: [], mergedInto: new Set() };
@@ -81,9 +105,10 @@ export async function updateIdentity(
   // second wait for the first's commit; its lookup below then sees the first's link and merges.
   await lockNames(q, 'identity.lock_keys', storeId, 'key', newKeys);
 
-  // Resolve and lock until stable: a concurrent worker may merge one of these persons meanwhile.
+  // Resolve and lock until stable: a concurrent worker may merge one of these persons meanwhile. Going on with
+  // a person unlocked would let two batches recompute it at once, so running out of rounds fails the batch.
   let locked = new Set<string>();
-  for (let attempt = 0; ; attempt++) {
+  for (let round = 0; ; round++) {
     const [own, viaKeys] = await Promise.all([
       q<{ client_id: string; person_id: string }>(
         'identity.persons_of_clients',
@@ -99,7 +124,7 @@ export async function updateIdentity(
     ]);
     const involved = new Set([...own.map((r) => r.person_id), ...viaKeys.map((r) => r.person_id)]);
     const missing = [...involved].filter((p) => !locked.has(p));
-    if (missing.length === 0 || attempt > 20) {
+    if (missing.length === 0) {
       const personOf = new Map(own.map((r) => [r.client_id, r.person_id]));
       const uf = new PersonUnion();
       for (const p of involved) uf.find(p);
@@ -122,6 +147,7 @@ export async function updateIdentity(
       const persons = new Set([...involved].map((p) => uf.find(p)));
       return { persons, mergedAway, mergedInto: new Set(mergedAway.map((p) => uf.find(p))) };
     }
+    if (round >= maxLockRounds) throw new IdentityLocksExhaustedError(storeId, missing.length, round);
     await lockNames(q, 'identity.lock', storeId, 'person', missing);
     locked = new Set([...locked, ...missing]);
   }

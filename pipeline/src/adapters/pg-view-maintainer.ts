@@ -30,7 +30,7 @@ import type { MaintainViews, NewFacts } from './pg-batch-writer';
 import { webhookCandidates, type WebhookEnqueuer } from './identity-event-queue';
 import type { StoreSettings } from './pg-fact-store';
 import { insertEventFacts, upsertOrderFacts, upsertVariantCosts } from './pg-derived-facts';
-import { recordIdentity, updateIdentity } from './pg-identity';
+import { IdentityLocksExhaustedError, recordIdentity, updateIdentity } from './pg-identity';
 import {
   accumulateSpend,
   applyAttributionDelta,
@@ -104,6 +104,10 @@ export interface MaintainerHooks {
   onRecomputed?: (counts: { extended: number; full: number; new: number }) => void;
   /** Wall time of one named step of a store's maintenance (where a batch's time goes). */
   onStep?: (step: MaintenanceStep, seconds: number) => void;
+  /** Rounds of identity locks before a batch gives up and is retried (`IDENTITY_LOCK_ROUNDS`; tests lower it). */
+  identityLockRounds?: number;
+  /** A batch ran out of identity lock rounds: it fails as retryable (the batch flow retries it). */
+  onIdentityLocksExhausted?: (storeId: string) => void;
   /** Figures of one store's maintenance step. */
   onApplied?: (figures: {
     storeId: string;
@@ -188,9 +192,9 @@ interface AffectedPersons {
  * The persons the batch changes, locked: those of its clients and of the clients its new links join, merged
  * where a link joins two, and those whose conversions hold a variant whose unit cost changed.
  */
-async function resolvePersons(q: Query, batch: StoreBatch): Promise<AffectedPersons> {
+async function resolvePersons(q: Query, batch: StoreBatch, lockRounds?: number): Promise<AffectedPersons> {
   const storeId = batch.store.storeId;
-  const { persons, mergedAway, mergedInto } = await updateIdentity(q, storeId, batch);
+  const { persons, mergedAway, mergedInto } = await updateIdentity(q, storeId, batch, lockRounds);
   const inFull = new Set(mergedInto);
   // After the identity locks, like the shared cost locks of the recomputation (one lock order).
   const changedVariants = await upsertVariantCosts(q, storeId, batch.costs);
@@ -336,7 +340,16 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
         lap('identity');
         continue;
       }
-      const affected = await resolvePersons(q, batch);
+      const affected = await resolvePersons(q, batch, hooks.identityLockRounds).catch((err: unknown) => {
+        if (err instanceof IdentityLocksExhaustedError) {
+          logger.warn(
+            { storeId, unlocked: err.unlocked, rounds: err.rounds },
+            'identity locks exhausted: persons kept being merged by another batch; retrying the batch',
+          );
+          hooks.onIdentityLocksExhausted?.(storeId);
+        }
+        throw err;
+      });
       lap('identity');
       const spend = spendDeltaOf(batch.spend);
       rollups.push(() => applySpendDelta(q, storeId, spend));

@@ -48,6 +48,11 @@ export function createPipelineMetrics() {
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),
+    identityLocksExhausted: new Counter({
+      name: 'pipeline_identity_locks_exhausted_total',
+      help: 'Batch attempts that ran out of identity lock rounds (persons kept being merged by another batch) and were retried',
+      registers: [registry],
+    }),
     lastCommit: new Gauge({
       name: 'pipeline_last_commit_timestamp_seconds',
       help: 'Unix time of the last committed batch',

@@ -6,13 +6,14 @@ import type { PipelineDeps } from './daemon';
 
 export function standardMaintainer(
   logger: Logger,
-  options: Pick<MaintainerHooks, 'analytics'> = {},
+  options: Pick<MaintainerHooks, 'analytics' | 'identityLockRounds'> = {},
 ): NonNullable<PipelineDeps['maintainViews']> {
   return (metrics, js) =>
     createViewMaintainer(logger, {
       ...options,
       onMissingRate: () => metrics.dataQuality.inc({ issue: 'missing_rate' }),
       onStep: (step, seconds) => metrics.batchSteps.inc({ step }, seconds),
+      onIdentityLocksExhausted: () => metrics.identityLocksExhausted.inc(),
       onRecomputed: (counts) => {
         for (const [path, n] of Object.entries(counts)) metrics.personsRecomputed.inc({ path }, n);
       },
