@@ -405,8 +405,11 @@ export interface LinkCreateRequest {
   campaign: string;
   /** @minLength 1 */
   source: string;
-  /** Required, except on a creator's link: empty there, it becomes `influencer`. */
-  medium: string;
+  /**
+   * Required, except on a creator's link: there it may be left out (absent, `null` and `""` all mean "not set")
+   * and then becomes `influencer`.
+   */
+  medium?: string | null;
   content?: string;
   term?: string;
   /** Who the link is for (influencer, partner): its links are reported per creator. */

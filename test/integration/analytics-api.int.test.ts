@@ -4,6 +4,8 @@
  * influencer links, with their contracts (every field and type, limits, errors naming the field, tenant
  * isolation, 5 requests per second). The reconciliation finds no drift in the analytics views.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import request from 'supertest';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { consumerName, EVENTS_STREAM } from '../../contracts/src/subjects';
@@ -484,6 +486,51 @@ describe('get/influencer-analysis', () => {
     const nobody = await post(CREATOR_LINKS, { start_date: day(0), end_date: day(2), creator: 'nobody' });
     expect(nobody.body.data).toEqual({ total: 0, page_size: 20, records: [] });
     expectError(await post(CREATOR_LINKS, { start_date: day(0), end_date: day(2), creator: ' ' }), 400, 'creator');
+  });
+});
+
+describe('a creator’s link without a medium', () => {
+  const LINK = '/v2-4-2/api/link-builder/create';
+  const base = { landing_page: 'https://shop.example/collections/summer', campaign: 'summer', source: 'instagram' };
+
+  it('is an influencer’s whether the medium is absent, null or empty', async () => {
+    const store = await createTestStore(db, { timezone: 'UTC' });
+    const key = store.credentials.api_key;
+    for (const medium of [{}, { medium: null }, { medium: '' }, { medium: '  ' }]) {
+      const res = await post(LINK, { ...base, creator: 'lee', ...medium }, key);
+      expect({ medium, status: res.status, body: res.body.data?.medium }).toEqual({
+        medium,
+        status: 200,
+        body: 'influencer',
+      });
+      const click = await request(api.url).get(`/${res.body.data.code as string}`);
+      expect(new URL(click.headers.location as string).searchParams.get('utm_medium')).toBe('influencer');
+    }
+    // A medium of its own is kept.
+    expect((await post(LINK, { ...base, creator: 'lee', medium: 'story' }, key)).body.data.medium).toBe('story');
+  });
+
+  it('is still required without a creator, and the error names it', async () => {
+    const store = await createTestStore(db, { timezone: 'UTC' });
+    const key = store.credentials.api_key;
+    for (const medium of [{}, { medium: null }, { medium: '' }]) {
+      const res = await post(LINK, { ...base, ...medium }, key);
+      expectError(res, 400, 'medium');
+      expect(res.body.message).toMatch(/required/);
+    }
+    expect(
+      await db.query('test.links', 'select 1 from tracking_links where store_id = $1', [store.store.store_id]),
+    ).toHaveLength(0);
+  });
+
+  it('is what the OpenAPI document says: medium optional and nullable, described as required without a creator', () => {
+    const doc = JSON.parse(fs.readFileSync(path.join(__dirname, '../../query-api/openapi/openapi.json'), 'utf8')) as {
+      components: { schemas: Record<string, { required?: string[]; properties: Record<string, unknown> }> };
+    };
+    const schema = doc.components.schemas.LinkCreateRequest!;
+    expect(schema.required).toEqual(['landing_page', 'campaign', 'source']);
+    expect(schema.properties.medium).toMatchObject({ type: 'string', nullable: true });
+    expect((schema.properties.medium as { description: string }).description).toMatch(/creator/);
   });
 });
 

@@ -497,12 +497,16 @@ export const LINK_ANALYSIS_REQUEST: Table = {
   page_size: optional(int()),
 };
 
-/** Body of link-builder/create (docs/product.md, Tracking links: {landing_page, campaign, source, medium, content?, term?, creator?}). */
+/**
+ * Body of link-builder/create (docs/product.md, Tracking links: {landing_page, campaign, source, medium, content?,
+ * term?, creator?}). `medium` may be left out (absent or null) on a creator's link, so the schema cannot require
+ * it; the service does when there is no creator.
+ */
 export const LINK_CREATE_REQUEST: Table = {
   landing_page: str(),
   campaign: str(),
   source: str(),
-  medium: str(),
+  medium: optional(nullable(str())),
   content: optional(str()),
   term: optional(str()),
   creator: optional(str()),

@@ -36,9 +36,9 @@ function newCode(): string {
   return code;
 }
 
-function clean(field: string, value: string | undefined, required: boolean): string {
+function clean(field: string, value: string | null | undefined, required: boolean | string): string {
   const v = (value ?? '').trim();
-  if (required && !v) throw badRequest(field, 'must not be empty');
+  if (required && !v) throw badRequest(field, typeof required === 'string' ? required : 'must not be empty');
   if (v.length > MAX_FIELD) throw badRequest(field, `must be at most ${MAX_FIELD} characters`);
   return v;
 }
@@ -112,7 +112,9 @@ export class LinkService {
       campaign: clean('campaign', req.campaign, true),
       source: clean('source', req.source, true),
       // A creator's link may leave the medium empty: it is then an influencer's (docs/product.md, Tracking links).
-      medium: clean('medium', req.medium, !creator) || INFLUENCER_MEDIUM,
+      medium:
+        clean('medium', req.medium, !creator && "is required (only a creator's link may leave it out)") ||
+        INFLUENCER_MEDIUM,
       content: clean('content', req.content, false),
       term: clean('term', req.term, false),
       creator,
