@@ -184,6 +184,43 @@ describe('recorded Shopify pixel events on /collect', () => {
     });
   });
 
+  it('finds the order by the id the pixel sent too: order/event and order/attribution-touch take every form', async () => {
+    const forms = [CUSTOMERLABS_ORDER, CUSTOMERLABS_ORDER_GID, `gid://shopify/Order/${CUSTOMERLABS_ORDER}`];
+    const journeys = await Promise.all(
+      forms.map((order_id) =>
+        request(api.url)
+          .post('/v2-4-2/api/order/event')
+          .set('ApiKey', shop.credentials.api_key)
+          .send({ order_id, page: 1, page_size: 50 }),
+      ),
+    );
+    expect(journeys.map((r) => r.status)).toEqual([200, 200, 200]);
+    const ids = (r: request.Response) => (r.body.data.events as Array<{ event_id: string }>).map((e) => e.event_id);
+    expect(ids(journeys[0]!).length).toBeGreaterThan(1);
+    // The same order each time; each answer names the id as it was asked for.
+    for (const [i, r] of journeys.entries()) {
+      expect(ids(r)).toEqual(ids(journeys[0]!));
+      expect(r.body.data.order_id).toBe(forms[i]);
+    }
+
+    const touches = await request(api.url)
+      .post('/v2-4-2/api/order/attribution-touch')
+      .set('ApiKey', shop.credentials.api_key)
+      .send({ order_ids: forms });
+    expect(touches.status).toBe(200);
+    const records = touches.body.data as Array<{
+      order_id: string;
+      first_touchpoint: unknown;
+      last_touchpoint: unknown;
+    }>;
+    expect(records.map((r) => r.order_id)).toEqual(forms);
+    expect(records[0]!.first_touchpoint).not.toBeNull();
+    for (const r of records) {
+      expect(r.first_touchpoint).toEqual(records[0]!.first_touchpoint);
+      expect(r.last_touchpoint).toEqual(records[0]!.last_touchpoint);
+    }
+  });
+
   it('meets the order pushed by the store under the numeric id: one conversion, the pushed value', async () => {
     const completedAt = Date.parse(String(byName(customerlabs, 'checkout_completed')['timestamp']));
     const pushed = sampleOrder({

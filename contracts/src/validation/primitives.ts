@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { Money } from '../events';
+import { globalIdNumber, ORDER_GID_TYPES } from '../shopify-ids';
 
 /**
  * Upper bounds keep every accepted value storable and exact downstream (see docs/decisions.md, Ingestion):
@@ -109,8 +110,6 @@ export const platformIdOrEmpty = z
   .union([z.int(), z.string().max(MAX_ID_CHARS)], { error: 'must be a string or an integer' })
   .transform((v) => String(v));
 
-const SHOPIFY_GID = /^gid:\/\/shopify\/([A-Za-z]+)\/(\d+)$/;
-
 /**
  * An id that pixels may send as a Shopify global id where the store's own data has the number: a
  * `gid://shopify/<Type>/<digits>` of one of `types` comes out as `<digits>` (so `gid://shopify/OrderIdentity/123`
@@ -125,15 +124,15 @@ export function numericOrGlobalId(types: readonly [string, ...string[]], what: s
     .max(MAX_ID_CHARS)
     .transform((value, ctx) => {
       if (!value.startsWith('gid://')) return value;
-      const match = SHOPIFY_GID.exec(value);
-      if (match?.[1] !== undefined && match[2] !== undefined && types.includes(match[1])) return match[2];
+      const number = globalIdNumber(value, types);
+      if (number !== null) return number;
       ctx.addIssue({ code: 'custom', message, input: value });
       return z.NEVER;
     });
 }
 
 /** An order id as pixels send it: digits, or `gid://shopify/Order/<n>` / `gid://shopify/OrderIdentity/<n>`. */
-export const orderId = numericOrGlobalId(['Order', 'OrderIdentity'], 'an order id');
+export const orderId = numericOrGlobalId(ORDER_GID_TYPES, 'an order id');
 
 /** A customer id as pixels send it: digits, or `gid://shopify/Customer/<n>`. */
 export const customerId = numericOrGlobalId(['Customer'], 'a customer id');

@@ -4,6 +4,7 @@
  * touchpoints are the first and last credited touchpoints the pipeline stored with the conversion.
  */
 import { ORDER_CLIENT_PREFIX } from '../../../contracts/src/identity';
+import { storedOrderId } from '../../../contracts/src/shopify-ids';
 import type { EventFactRow, SessionRow } from '../../../storage/schema';
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { AdInfo, ApiTouchpoint, OrderJourney, OrderTouchpoints } from '../../../contracts/src/reports';
@@ -63,7 +64,8 @@ export class OrderService {
     pageSize = DEFAULT_JOURNEY_PAGE_SIZE,
   ): Promise<OrderJourney> {
     if (!orderId.trim()) throw badRequest('order_id', 'must not be empty');
-    const anchor = await this.anchor(store.store_id, orderId);
+    // A Shopify global id (as the pixel sent it) names the order stored under its number.
+    const anchor = await this.anchor(store.store_id, storedOrderId(orderId));
     if (!anchor) throw notFound('order_id', `no order ${orderId} in this store`);
     const from = new Date(anchor.at - store.lookback_days * DAY_MS).toISOString();
     const to = new Date(anchor.at).toISOString();
@@ -200,7 +202,7 @@ export class OrderService {
       'touch.lookup',
       `select conversion_key, first_touch, last_touch from conversions
        where store_id = $1 and goal = 'purchase' and conversion_key = any($2::text[])`,
-      [store.store_id, [...new Set(orderIds)]],
+      [store.store_id, [...new Set(orderIds.map(storedOrderId))]],
     );
     const byId = new Map(rows.map((r) => [r.conversion_key, r]));
     const fmt = (t: StoredTouch): ApiTouchpoint => ({
@@ -210,8 +212,9 @@ export class OrderService {
       medium: t.medium,
       time: localDateTime(t.time, store.timezone),
     });
+    // Each answer carries the id as the caller sent it, whichever form that was.
     return orderIds.map((id) => {
-      const r = byId.get(id);
+      const r = byId.get(storedOrderId(id));
       return {
         order_id: id,
         first_touchpoint: r ? fmt(r.first_touch) : null,
