@@ -27,7 +27,8 @@ for i in 0 1 2; do
   if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then continue; fi
   sed -e "s|{name}|n$n|" -e "s|{host}|127.0.0.1|g" -e "s|{client_port}|${clients[$i]}|" -e "s|{route_port}|${routes[$i]}|" \
       -e "s|{store_dir}|$dir/store|" -e "s|{routes}|${route_list//$'\n'/\\n}|" "$template" >"$dir/nats.conf"
-  nohup "$bin" -c "$dir/nats.conf" -P "$pidfile" -l "$dir/nats.log" </dev/null >/dev/null 2>&1 &
+  # A session of its own, like start-nats.sh: a Ctrl-C in the caller's terminal does not reach the brokers.
+  setsid nohup "$bin" -c "$dir/nats.conf" -P "$pidfile" -l "$dir/nats.log" </dev/null >/dev/null 2>&1 &
 done
 for i in 0 1 2; do
   n=$((i + 1))

@@ -15,8 +15,10 @@ if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
   log "nats-server already running (pid $(cat "$pidfile"))"
 else
   bin=$(nats_bin) || { log "nats-server not found; run infra/local/install-deps.sh"; exit 1; }
-  # Detached from our stdout/stderr so a caller reading our output is not held open by the server.
-  nohup "$bin" -a 127.0.0.1 -p "$port" -js -sd "$dir/store" -P "$pidfile" -l "$dir/nats.log" </dev/null >/dev/null 2>&1 &
+  # Detached from our stdout/stderr so a caller reading our output is not held open by the server, and in a
+  # session of its own (as pg_ctl starts PostgreSQL): a Ctrl-C in the terminal of `make run` reaches the daemons,
+  # which drain against a broker that is still there, not the broker itself.
+  setsid nohup "$bin" -a 127.0.0.1 -p "$port" -js -sd "$dir/store" -P "$pidfile" -l "$dir/nats.log" </dev/null >/dev/null 2>&1 &
   for _ in $(seq 1 100); do
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
     sleep 0.1

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { connect } from '@nats-io/transport-node';
 import { sampleEvent } from '../support/samples';
 import type { Db } from '../../storage/db';
 import { baseEnv, createTestStore, testDb, waitFor } from '../support/harness';
@@ -401,6 +402,71 @@ describe('make run on a fresh data directory', () => {
       env: { ...process.env, DATA_DIR: dataDir, FORCE: '1' },
     });
     expect(fs.existsSync(dataDir)).toBe(false);
+  }, 240_000);
+
+  it('a Ctrl-C stops and drains every daemon and leaves nats-server and PostgreSQL running', async () => {
+    const dataDir = path.join(testEnv.dataDir, `ctrl-c-${Date.now()}`);
+    const [port, healthPort, webhookPort, natsPort, pgPort] = await Promise.all(
+      Array.from({ length: 5 }, () => freePort()),
+    );
+    const run1 = startRun(
+      freshShellEnv({
+        DATA_DIR: dataDir,
+        NATS_PORT: String(natsPort),
+        PG_PORT: String(pgPort),
+        PG_FAST: '1',
+        PORT: String(port),
+        PIPELINE_HEALTH_PORT: String(healthPort),
+        WEBHOOK_HEALTH_PORT: String(webhookPort),
+        EVENT_PARTITIONS: '4',
+        DEMO_ON_FIRST_RUN: 'false',
+        LOG_LEVEL: 'info',
+      }),
+    );
+    const readyUrls = [port, healthPort, webhookPort].map((p) => `http://127.0.0.1:${p}/readyz`);
+    try {
+      await waitFor(
+        () => Promise.all(readyUrls.map(answers)),
+        (s) => s.every((x) => x === 200),
+        120_000,
+        250,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}\n${run1.output()}`);
+      });
+      // A terminal's Ctrl-C: SIGINT to the whole foreground process group, make run's script and whatever it
+      // started in that group.
+      process.kill(-run1.child.pid!, 'SIGINT');
+      // The bound the stop must keep (a drain against a live broker takes a second or two; against a dead one,
+      // tens of seconds of reconnect attempts).
+      let bound: NodeJS.Timeout | undefined;
+      const code = await Promise.race([
+        run1.exited,
+        new Promise<'not stopped'>((r) => (bound = setTimeout(() => r('not stopped'), 10_000))),
+      ]);
+      clearTimeout(bound);
+      // Every daemon drained and exited 0 (the script exits with the worst of their codes), none logged an error.
+      const errors = run1.output().match(/.*"level":"(error|fatal)".*/g) ?? [];
+      expect({ code, errors }).toEqual({ code: 0, errors: [] });
+      expect(run1.output().match(/"msg":"shutting down"/g)).toHaveLength(3);
+      expect(await Promise.all(readyUrls.map(answers))).toEqual([0, 0, 0]);
+      // The local servers are still there for the next make run.
+      const natsPid = Number(fs.readFileSync(path.join(dataDir, 'nats', 'nats.pid'), 'utf8'));
+      expect(() => process.kill(natsPid, 0)).not.toThrow();
+      const nc = await connect({ servers: `nats://127.0.0.1:${natsPort}` });
+      await nc.close();
+      const local = new pg.Client({ connectionString: fs.readFileSync(path.join(dataDir, 'pg.url'), 'utf8').trim() });
+      await local.connect();
+      await local.end();
+    } finally {
+      try {
+        process.kill(-run1.child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      execFileSync('bash', [path.join(ROOT, 'infra/local/clean.sh')], {
+        env: { ...process.env, DATA_DIR: dataDir, FORCE: '1' },
+      });
+    }
   }, 240_000);
 
   it('two signals in quick succession stop every daemon', async () => {
