@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps deps-browser tracker dashboard generate run stop clean services-up services-down migrate nats-setup check typecheck lint format test test-unit test-integration bench cluster cluster-stop
+.PHONY: help deps deps-browser tracker dashboard generate build run stop clean services-up services-down migrate nats-setup check typecheck lint format test test-unit test-integration bench cluster cluster-stop
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -34,7 +34,16 @@ dashboard: deps dashboard/dist/manifest.json ## Build the dashboard (served at /
 generate: deps tracker/dist/manifest.json dashboard/dist/manifest.json ## Build the tracker and the dashboard; generate the tsoa routes and the OpenAPI document
 	@npx tsoa spec-and-routes -c query-api/tsoa.json >/dev/null
 
-run: generate ## Start everything in the foreground (local NATS + PostgreSQL unless NATS_URL / DATABASE_URL are set)
+# The daemons as plain JavaScript (scripts/build-daemons.ts), rebuilt when a source changed.
+DAEMON_INPUTS := $(shell find contracts/src runtime storage infra pipeline/src query-api/src webhook-worker/src mcp/src \
+	-type f \( -name '*.ts' -o -name '*.json' \) -not -name '*.test.ts' 2>/dev/null) scripts/build-daemons.ts tsconfig.json package.json
+
+dist/build.json: $(DAEMON_INPUTS)
+	@node --import tsx scripts/build-daemons.ts
+
+build: generate dist/build.json ## The operator's build: the daemons as JavaScript with source maps under dist/ (make run uses it)
+
+run: build ## Start everything in the foreground (local NATS + PostgreSQL unless NATS_URL / DATABASE_URL are set)
 	@bash infra/local/run.sh
 
 stop: ## Stop the local nats-server and PostgreSQL started by `make run`
@@ -90,7 +99,7 @@ test-unit: generate
 test-integration: deps-browser generate
 	@npx jest --selectProjects integration --maxWorkers=$(TEST_WORKERS) --forceExit
 
-cluster: generate ## Three-node JetStream cluster, two pipeline workers, API and webhook worker (foreground)
+cluster: build ## Three-node JetStream cluster, two pipeline workers, API and webhook worker (foreground)
 	@bash infra/local/cluster.sh
 
 cluster-stop: ## Stop the cluster's NATS nodes (and the local PostgreSQL: make stop)

@@ -31,9 +31,9 @@ PIPELINE_PARTITIONS="0-$((half - 1))" PIPELINE_HEALTH_PORT=9464 pipeline_daemon 
 w1=$!
 PIPELINE_PARTITIONS="$half-$((partitions - 1))" PIPELINE_HEALTH_PORT=9466 pipeline_daemon &
 w2=$!
-node --import tsx query-api/src/app/server.ts &
+api_daemon &
 api=$!
-node --import tsx webhook-worker/src/app/main.ts &
+webhook_daemon &
 wh=$!
 set +m
 pids=("$w1" "$w2" "$api" "$wh")

@@ -3,9 +3,12 @@
 
 log() { printf '[infra] %s\n' "$*" >&2; }
 
-# The pipeline daemon as every script starts it: in the caller's process (run it with &), with a young generation
-# larger than Node's default (docs/operations.md, Processes).
-pipeline_daemon() { exec node --max-semi-space-size=64 --import tsx pipeline/src/app/main.ts; }
+# The daemons as every script starts them, from the operator's build in dist/ (`npm run build`; make builds it):
+# in the caller's process (run them with &), the pipeline with a young generation larger than Node's default
+# (docs/operations.md, Processes).
+pipeline_daemon() { exec node --enable-source-maps --max-semi-space-size=64 dist/pipeline/src/app/main.js; }
+api_daemon() { exec node --enable-source-maps dist/query-api/src/app/server.js; }
+webhook_daemon() { exec node --enable-source-maps dist/webhook-worker/src/app/main.js; }
 
 # Percent-encodes a value for a URL's query (a directory path, say).
 url_encode() {

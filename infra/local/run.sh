@@ -15,6 +15,8 @@ if [ -z "${DATABASE_URL:-}" ]; then DATABASE_URL=$(bash "$here/start-postgres.sh
 
 node --import tsx scripts/migrate.ts
 [ "${1:-}" = --migrate-only ] && exit 0
+# The daemons run from the operator's build (make run builds it when a source changed).
+[ -f dist/build.json ] || node --import tsx scripts/build-daemons.ts
 node --import tsx scripts/nats-setup.ts
 
 log "NATS_URL=$NATS_URL"
@@ -29,9 +31,9 @@ export EXIT_WITH_PARENT=true
 set -m
 pipeline_daemon &
 pids=($!)
-node --import tsx query-api/src/app/server.ts &
+api_daemon &
 pids+=($!)
-node --import tsx webhook-worker/src/app/main.ts &
+webhook_daemon &
 pids+=($!)
 # On a database without stores: a demo store with a month of data, and the dashboard's URL and key. Not a
 # daemon: it ends by itself and its end stops nothing.

@@ -5,6 +5,7 @@
  *   npm run bench -- api        [--events 1000000] [--seconds 20] [--concurrency 4] [--ingest-rate 1000]
  *   npm run bench -- history    [--events 100000] [--persons 5] [--each 5000] [--carts-every n] [--landings n]
  *   npm run bench -- analytics-cost [--events 100000] [--rounds 1]
+ *   npm run bench -- startup    [--rounds 3]
  */
 import { Command } from 'commander';
 import { positiveInteger } from '../cli-numbers';
@@ -13,6 +14,7 @@ import { benchPipeline, type PipelineBenchOptions } from './pipeline';
 import { type ApiBenchOptions, benchApi } from './api';
 import { benchHistory, type HistoryBenchOptions } from './history';
 import { type AnalyticsCostOptions, benchAnalyticsCost } from './analytics-cost';
+import { benchStartup, type StartupBenchOptions } from './startup';
 
 const program = new Command('bench').description(
   'Performance benchmarks; each starts its own services unless NATS_URL and DATABASE_URL are set',
@@ -82,6 +84,12 @@ program
   .option('--events <n>', 'demo events', positiveInteger('events'), 100_000)
   .option('--rounds <n>', 'runs of each side per lane count', positiveInteger('rounds'), 1)
   .action((o: AnalyticsCostOptions) => benchAnalyticsCost(o));
+
+program
+  .command('startup')
+  .description('Start-up time and resident memory of each daemon, from TypeScript through tsx and from the build')
+  .option('--rounds <n>', 'starts of each daemon and variant', positiveInteger('rounds'), 3)
+  .action((o: StartupBenchOptions) => benchStartup(o));
 
 program.parseAsync().catch((err: unknown) => {
   console.error('bench failed:', err instanceof Error ? err.stack : err);

@@ -200,6 +200,30 @@ describe('replay CLI', () => {
   });
 });
 
+describe('the operator’s build', () => {
+  it('is plain JavaScript whose stack traces name the TypeScript lines', async () => {
+    // global-setup built dist/ as `npm run build` does; make run's tests below start the daemons from it.
+    const entries = JSON.parse(fs.readFileSync(path.join(ROOT, 'dist', 'build.json'), 'utf8')) as {
+      entries: Record<string, string>;
+    };
+    for (const entry of Object.values(entries.entries)) expect(fs.existsSync(path.join(ROOT, entry))).toBe(true);
+    const thrown = await run(
+      process.execPath,
+      [
+        '--enable-source-maps',
+        '-e',
+        "require('./dist/pipeline/src/domain/apportion.js').apportion(0.5, [{ num: 1, den: 1 }])",
+      ],
+      { cwd: ROOT, env: process.env },
+    ).then(
+      () => null,
+      (err: { stderr: string }) => err.stderr,
+    );
+    expect(thrown).toMatch(/RangeError: apportion: total must be a safe integer/);
+    expect(thrown).toMatch(/pipeline\/src\/domain\/apportion\.ts:\d+/);
+  });
+});
+
 describe('make run', () => {
   it('serves the API and runs the pipeline: one curl-ed page_viewed is stored', async () => {
     // The database has a store, so that make run loads no demo data.

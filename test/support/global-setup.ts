@@ -11,6 +11,7 @@ import { migrate } from '../../infra/migrate';
 import { setupNats } from '../../infra/nats-setup';
 import { buildTracker } from '../../scripts/build-tracker';
 import { buildDashboard } from '../../scripts/build-dashboard';
+import { buildDaemons } from '../../scripts/build-daemons';
 import { type LocalServices, startLocalServices } from './local-services';
 import { SERVICES_VAR, TEST_PARTITIONS } from './env';
 
@@ -30,6 +31,8 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
   // `npx jest` may not have).
   await buildTracker();
   await buildDashboard();
+  // make run's script, which some tests start, runs the daemons from their build.
+  await buildDaemons();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'attrib-test-'));
   fs.chmodSync(root, 0o755);
   // Set before the services start, so that the teardown removes whatever did start if one fails.

@@ -86,7 +86,8 @@ export function decodeBatch(facts: StreamFacts, storeId: string, batch: EncodedB
   return { processed: batch.seqs.length, lines: lines.join(''), deadLetters };
 }
 
-const TSX_CJS = require.resolve('tsx/cjs');
+/** Built (`npm run build`) this file is JavaScript and so is the worker's; from source both are TypeScript. */
+const BUILT = __filename.endsWith('.js');
 
 /** What the main thread sends the worker. */
 export type DecoderRequest = { kind: 'batch'; batch: EncodedBatch } | { kind: 'finish' };
@@ -111,9 +112,10 @@ export interface RebuildDecoder {
  */
 export function startRebuildDecoder(store: StoreSettings, rates: ReadonlyMap<string, number>): RebuildDecoder {
   const init: DecoderInit = { store, rates: [...rates] };
-  // The worker runs TypeScript like every process of the project: tsx's CommonJS hook first, then the entry.
-  const entry = path.join(__dirname, 'rebuild-decoder.worker.ts');
-  const worker = new Worker(`require(${JSON.stringify(TSX_CJS)}); require(${JSON.stringify(entry)});`, {
+  // From source the worker runs TypeScript like the process that starts it: tsx's CommonJS hook first.
+  const entry = path.join(__dirname, `rebuild-decoder.worker${BUILT ? '.js' : '.ts'}`);
+  const hook = BUILT ? '' : `require(${JSON.stringify(require.resolve('tsx/cjs'))}); `;
+  const worker = new Worker(`${hook}require(${JSON.stringify(entry)});`, {
     eval: true,
     workerData: init,
   });
