@@ -42,7 +42,7 @@ import {
 } from '../webhook-worker/src/destination-repo';
 import { KLAVIYO_EVENTS_URL, validateKlaviyoApiKey } from '../webhook-worker/src/klaviyo';
 import { redriveDeadLetters, type PublishDelivery, type RedriveReport } from '../webhook-worker/src/redrive';
-import { createSecretBox, parseSecretsKey, type SecretBox } from '../webhook-worker/src/secret-box';
+import { createSecretBox, parseSecretsKey, type SecretBox } from '../storage/secret-box';
 
 /** A failure with its exit code: 1 usage, 2 environment, 3 unknown store or destination. */
 class CliError extends Error {

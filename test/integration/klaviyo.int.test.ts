@@ -25,7 +25,7 @@ import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { loadWebhookWorkerConfig } from '../../webhook-worker/src/app/config';
 import { startWebhookWorker, type RunningWebhookWorker } from '../../webhook-worker/src/app/worker';
 import { apiKeyContext, createDestination } from '../../webhook-worker/src/destination-repo';
-import { createSecretBox, generateSecretsKey, parseSecretsKey } from '../../webhook-worker/src/secret-box';
+import { createSecretBox, generateSecretsKey, parseSecretsKey } from '../../storage/secret-box';
 import { freePort } from '../support/free-port';
 import {
   baseEnv,

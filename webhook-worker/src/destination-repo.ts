@@ -6,7 +6,7 @@
 import type { IdentityEventName } from '../../contracts/src/webhooks';
 import type { Db } from '../../storage/db';
 import { newDestinationId, type DestinationKind } from './destination-rules';
-import type { SecretBox } from './secret-box';
+import type { SecretBox } from '../../storage/secret-box';
 import { generateSecret } from './sign';
 
 export interface WebhookDestination {

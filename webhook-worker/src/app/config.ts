@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { envInt, envLogLevel, envRequired, envExitWithParent, envStartupTimeout, parseEnv } from '../../../runtime/env';
 import { DEFAULT_BACKOFF_MS, MAX_RETRY_AFTER_MS, parseBackoffList } from '../backoff';
-import { parseSecretsKey } from '../secret-box';
+import { parseSecretsKey } from '../../../storage/secret-box';
 
 const int = envInt;
 const required = envRequired;

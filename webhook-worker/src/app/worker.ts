@@ -26,7 +26,7 @@ import {
   unreadableKlaviyoKeys,
 } from '../destination-repo';
 import { createWebhookMetrics, type WebhookMetrics } from '../metrics';
-import { createSecretBox, type SecretBox } from '../secret-box';
+import { createSecretBox, type SecretBox } from '../../../storage/secret-box';
 import { createDeliveryStatusRecorder } from '../delivery-status';
 import { startHealthServer } from '../../../runtime/health-server';
 import type { WebhookWorkerConfig } from './config';
