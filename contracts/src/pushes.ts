@@ -111,6 +111,8 @@ export interface ShopOrder {
   refunds?: ShopRefund[];
   /** Cart attributes; `_oa_client_id` names the tracker's visitor (see docs/decisions.md, Identity). */
   note_attributes?: ShopNoteAttribute[] | null;
+  /** A test order (Shopify's test gateway, a test notification): stored, never counted as a purchase. */
+  test?: boolean;
 }
 
 export interface ShopProductImage {

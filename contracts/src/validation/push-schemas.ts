@@ -74,6 +74,7 @@ export const shopOrderSchema = z.looseObject({
     .array(z.looseObject({ name: z.string(), value: optionalNullableString }))
     .nullable()
     .optional(),
+  test: z.boolean().optional(),
 }) satisfies z.ZodType<ShopOrder>;
 
 export const shopProductSchema = z.looseObject({

@@ -271,7 +271,8 @@ export function toOrderFact(order: ShopOrder, storeCurrency: string, rateOf: Rat
     fact: {
       orderId: order.id,
       createdAt: Date.parse(order.created_at),
-      cancelled: Boolean(order.cancelled_at),
+      // A test order is stored like any other and converts nothing, as a cancelled one.
+      cancelled: Boolean(order.cancelled_at) || order.test === true,
       email: normalizeEmail(order.email ?? order.customer?.email),
       customerId: order.customer?.id ?? null,
       valueMicros: Math.max(0, totalC.micros - refundedC.micros),
