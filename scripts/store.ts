@@ -7,6 +7,7 @@
  *   npm run store -- revoke <kind> --store <id>
  *   npm run store -- rates set|list --store <id> ...
  *   npm run store -- webhook add|list|enable|disable|remove|rotate-secret|dead-letters|redrive --store <id> ...
+ *   npm run store -- connection add shopify|woocommerce|list|remove --store <id> ...   (scripts/connection-cli.ts)
  * Secrets are printed once and stored only as SHA-256 digests.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -28,6 +29,7 @@ import {
 } from '../storage/store-registry';
 import { requireConnection } from './connection-env';
 import { registerWebhookCommands } from './webhook-cli';
+import { registerConnectionCommands } from './connection-cli';
 
 function parseTimezone(value: string): string {
   try {
@@ -179,6 +181,7 @@ export function buildStoreCli(): Command {
     });
 
   registerWebhookCommands(program);
+  registerConnectionCommands(program);
 
   const rates = program
     .command('rates')

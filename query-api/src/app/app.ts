@@ -22,9 +22,10 @@ import { createServices } from './services';
 import { mountMcp } from './mcp-route';
 import { registerTrackerRoutes } from './tracker-asset';
 import { registerDashboardRoutes } from './dashboard-asset';
+import { registerStoreHookRoutes } from './store-hooks-route';
 
 const isIngestRoute = (path: string): boolean =>
-  path.startsWith('/collect/') || /^\/[^/]+\/api\/(events|store\/)/.test(path);
+  path.startsWith('/collect/') || path.startsWith('/hooks/') || /^\/[^/]+\/api\/(events|store\/)/.test(path);
 
 const OPENAPI_PATH = path.join(__dirname, '..', '..', 'openapi', 'openapi.json');
 
@@ -111,6 +112,9 @@ export function createApp(ctx: AppContext): express.Express {
       return sendError(req, res, 404, `version: unknown API version ${m[1]} (supported: ${API_VERSION})`);
     next();
   });
+
+  // Store platform webhooks are verified over their raw bytes: before the JSON body parser.
+  registerStoreHookRoutes(app, ctx, (app.locals.services as ReturnType<typeof createServices>).storeHooks);
 
   // Trackers on any store's pages post here cross-origin, without credentials: CORS is open to every origin
   // (text/plain needs no preflight; application/json gets one), and Retry-After is readable by the script.

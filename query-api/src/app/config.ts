@@ -1,6 +1,7 @@
 /** Query API configuration, from environment variables only (docs/product.md, Operations). */
 import { z } from 'zod';
 import { DEFAULT_PARTITIONS } from '../../../contracts/src/subjects';
+import { parseSecretsKey } from '../../../storage/secret-box';
 import { envInt, envLogLevel, envRequired, envExitWithParent, envStartupTimeout, parseEnv } from '../../../runtime/env';
 
 const int = envInt;
@@ -29,6 +30,24 @@ const schema = z
     MCP_ALLOWED_ORIGINS: z.string().default(''),
     API_COLLECT_KEY_RATE: int(1000, 1),
     API_COLLECT_IP_RATE: int(100, 1),
+    /** Store webhooks (/hooks/...): requests per second per connection, and per client IP before the lookup. */
+    API_HOOK_CONNECTION_RATE: int(200, 1),
+    API_HOOK_IP_RATE: int(1000, 1),
+    /** How long a verified connection (its opened secret) is kept; a removal takes effect within it. */
+    API_HOOK_CONNECTION_CACHE_MS: int(5000),
+    /** 32 random bytes, base64: opens the sealed secrets of store connections (the CLI seals with the same key). */
+    SECRETS_KEY: z
+      .string()
+      .default('')
+      .transform((text, ctx) => {
+        if (text.trim() === '') return null;
+        try {
+          return parseSecretsKey(text);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
   })
   .transform((env) => ({
     natsUrl: env.NATS_URL,
@@ -58,6 +77,11 @@ const schema = z
     /** Requests per second on /collect per ingest key, and per client IP (see docs/decisions.md, Ingestion). */
     collectKeyRate: env.API_COLLECT_KEY_RATE,
     collectIpRate: env.API_COLLECT_IP_RATE,
+    /** Store webhooks (docs/product.md, Store connections). */
+    hookConnectionRate: env.API_HOOK_CONNECTION_RATE,
+    hookIpRate: env.API_HOOK_IP_RATE,
+    hookConnectionCacheMs: env.API_HOOK_CONNECTION_CACHE_MS,
+    secretsKey: env.SECRETS_KEY,
   }));
 
 export type ApiConfig = z.output<typeof schema>;

@@ -14,6 +14,8 @@ import { LandingPageService } from '../services/landing-page.service';
 import { ProductAnalysisService } from '../services/product-analysis.service';
 import { WebAnalysisService } from '../services/web-analysis.service';
 import { SettingsService } from '../services/settings.service';
+import { StoreHookService } from '../services/store-hooks/store-hook.service';
+import { createSecretBox } from '../../../storage/secret-box';
 import { authenticate } from './authentication';
 import type { AppContext, Principal } from './context';
 
@@ -30,6 +32,8 @@ export interface ApiServices {
   landingPage: LandingPageService;
   productAnalysis: ProductAnalysisService;
   influencers: InfluencerService;
+  /** Store platform webhooks (/hooks/...), verified with the connections' sealed secrets. */
+  storeHooks: StoreHookService;
   /** The store of an ingest key given in the path of /collect, with that route's own rate limit. */
   authenticateCollectKey: (key: string) => Promise<Principal>;
 }
@@ -46,6 +50,14 @@ export function createServices(ctx: AppContext): ApiServices {
     shortLinkHost: config.shortLinkHost,
     eventPartitions: config.eventPartitions,
   });
+  const ingest = new IngestService({
+    publisher,
+    logger,
+    metrics,
+    now,
+    maxBatch: config.maxBatch,
+    eventPartitions: config.eventPartitions,
+  });
   return {
     reports,
     adAnalysis: new AdAnalysisService(db),
@@ -54,13 +66,14 @@ export function createServices(ctx: AppContext): ApiServices {
     links,
     customers: new CustomersService(db),
     settings: new SettingsService(db, now),
-    ingest: new IngestService({
-      publisher,
+    ingest,
+    storeHooks: new StoreHookService({
+      db,
+      box: config.secretsKey ? createSecretBox(config.secretsKey) : null,
+      ingest,
       logger,
-      metrics,
       now,
-      maxBatch: config.maxBatch,
-      eventPartitions: config.eventPartitions,
+      connectionCacheMs: config.hookConnectionCacheMs,
     }),
     webAnalysis: new WebAnalysisService(db),
     landingPage: new LandingPageService(db),

@@ -94,7 +94,7 @@ export class SettingsService {
     const now = this.now();
     const params = [store.store_id, new Date(now - DAY_MS).toISOString()];
     // Shopify's pixels give their events ids starting with `sh-`; the snippet and servers give others.
-    const [events, pushes, spend] = await Promise.all([
+    const [events, pushes, spend, connections] = await Promise.all([
       this.db.query<{ pixel: boolean; last_at: Date | null; n: string }>(
         'settings.source_events',
         `select pixel, max(stored_at) as last_at, count(*) filter (where counted) as n from (
@@ -121,6 +121,15 @@ export class SettingsService {
         'settings.source_spend',
         `select platform, account_id, max(updated_at) as last_at, count(*) filter (where updated_at >= $2) as n
          from ad_spend where store_id = $1 group by platform, account_id order by platform, account_id`,
+        params,
+      ),
+      // Store platform connections (docs/product.md, Store connections), from their accepted deliveries.
+      this.db.query<{ connection_id: string; kind: string; account: string; last_at: Date | null; n: string }>(
+        'settings.source_connections',
+        `select c.connection_id, c.kind, c.account, max(d.received_at) as last_at,
+                count(d.delivery_key) filter (where d.received_at >= $2) as n
+         from store_connections c left join store_hook_deliveries d on d.connection_id = c.connection_id
+         where c.store_id = $1 group by c.connection_id order by c.created_at, c.connection_id`,
         params,
       ),
     ]);
@@ -153,6 +162,16 @@ export class SettingsService {
           'Store pushes (orders, products, customers)',
           pushes[0]?.last_at,
           pushes[0]?.n,
+        ),
+        ...connections.map((c) =>
+          record(
+            c.connection_id,
+            c.kind,
+            c.account,
+            `${c.kind === 'shopify' ? 'Shopify' : 'WooCommerce'} ${c.account}`,
+            c.last_at,
+            c.n,
+          ),
         ),
         ...spend.map((s) =>
           record(`ad:${s.platform}:${s.account_id}`, s.platform, s.account_id, `${s.platform} ads`, s.last_at, s.n),
