@@ -6,6 +6,7 @@
  *   npm run bench -- history    [--events 100000] [--persons 5] [--each 5000] [--carts-every n] [--landings n]
  *   npm run bench -- analytics-cost [--events 100000] [--rounds 1]
  *   npm run bench -- startup    [--rounds 3]
+ *   npm run bench -- hooks      [--webhooks 2000] [--shops 5] [--concurrency 20]
  */
 import { Command } from 'commander';
 import { positiveInteger } from '../cli-numbers';
@@ -15,6 +16,7 @@ import { type ApiBenchOptions, benchApi } from './api';
 import { benchHistory, type HistoryBenchOptions } from './history';
 import { type AnalyticsCostOptions, benchAnalyticsCost } from './analytics-cost';
 import { benchStartup, type StartupBenchOptions } from './startup';
+import { benchHooks, type HooksBenchOptions } from './hooks';
 
 const program = new Command('bench').description(
   'Performance benchmarks; each starts its own services unless NATS_URL and DATABASE_URL are set',
@@ -90,6 +92,19 @@ program
   .description('Start-up time and resident memory of each daemon, from TypeScript through tsx and from the build')
   .option('--rounds <n>', 'starts of each daemon and variant', positiveInteger('rounds'), 3)
   .action((o: StartupBenchOptions) => benchStartup(o));
+
+program
+  .command('hooks')
+  .description('Signed Shopify order webhooks from several shops: answer latency (p50/p95/p99) and webhooks/s')
+  .option(
+    '--webhooks <n>',
+    'deliveries to send (an orders/create and an orders/updated per order)',
+    positiveInteger('webhooks'),
+    2_000,
+  )
+  .option('--shops <n>', 'shops, each a store with its own connection', positiveInteger('shops'), 5)
+  .option('--concurrency <n>', 'deliveries in flight', positiveInteger('concurrency'), 20)
+  .action((o: HooksBenchOptions) => benchHooks(o));
 
 program.parseAsync().catch((err: unknown) => {
   console.error('bench failed:', err instanceof Error ? err.stack : err);
