@@ -14,6 +14,7 @@ import { createConnection, type StoreConnection } from '../../storage/store-conn
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
+import { pageView } from '../support/journeys';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const fixture = (p: string): Buffer => fs.readFileSync(path.join(FIXTURES, p));
@@ -130,16 +131,37 @@ const touches = async (orderId: string) => {
 };
 const POLL = [20_000, 100] as const;
 
-/** The Shopify sample order as a live, paid order with the given id, landing site and referrer, re-signed. */
-function liveShopifyOrder(id: string, over: Record<string, string | null> = {}): Buffer {
+const NOW = Date.now();
+const HOUR = 3600_000;
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The Shopify sample order as a live, paid order with the given id, landing site and referrer, re-signed;
+ * `opts.at` places it at that time (the sample's is 2021-12-31), `opts.clientId` carries the tracker's visitor
+ * as the cart attribute, `opts.test` keeps it a test order.
+ */
+function liveShopifyOrder(
+  id: string,
+  over: Record<string, string | null> = {},
+  opts: { at?: number; clientId?: string; test?: boolean } = {},
+): Buffer {
+  const at = opts.at === undefined ? null : new Date(opts.at).toISOString();
   let text = fixture('shopify/orders-create.json')
     .toString('utf8')
     .replace(/"id":820982911946154508/, `"id":${id}`)
     .replace('"cancelled_at":"2021-12-31T19:00:00-05:00"', '"cancelled_at":null')
-    .replace('"test":true', '"test":false')
+    .replace('"test":true', `"test":${opts.test === true}`)
     .replaceAll('115310627314723954', id)
     .replaceAll('john@example.com', `buyer-${id}@example.com`)
     .replaceAll('jon@example.com', `buyer-${id}@example.com`);
+  if (at)
+    for (const k of ['created_at', 'updated_at', 'processed_at'])
+      text = text.replace(`"${k}":"2021-12-31T19:00:00-05:00"`, `"${k}":"${at}"`);
+  if (opts.clientId)
+    text = text.replace(
+      '"note_attributes":[]',
+      `"note_attributes":[{"name":"_oa_client_id","value":"${opts.clientId}"}]`,
+    );
   for (const [k, v] of Object.entries(over)) text = text.replace(`"${k}":null`, `"${k}":${JSON.stringify(v)}`);
   return Buffer.from(text);
 }
@@ -200,7 +222,7 @@ describe('Shopify', () => {
     const id = '9007199254740993123';
     const res = await sendShopify(
       'orders/create',
-      liveShopifyOrder(id, { landing_site: '/?utm_source=google&utm_medium=cpc&utm_campaign=x' }),
+      liveShopifyOrder(id, { landing_site: '/?utm_source=google&utm_medium=cpc&utm_campaign=x' }, { at: NOW - HOUR }),
     );
     expect(res.status).toBe(200);
     const touch = await waitFor(
@@ -217,6 +239,28 @@ describe('Shopify', () => {
     expect(event.status).toBe(200);
     expect(JSON.stringify(event.body)).toContain(`"${id}"`);
     expect(await orderFact(id)).toMatchObject({ cancelled: false, value_micros: '404950000' });
+
+    // Every report that lists orders gives the id as its exact digits, a string.
+    const range = { start_date: day(NOW - 24 * HOUR), end_date: day(NOW + 24 * HOUR) };
+    const report = (op: string, body: object) =>
+      request(api.url).post(`/v2-4-2/api/${op}`).set('ApiKey', shop.credentials.api_key).send(body);
+    const idsOf = (res: request.Response): unknown[] => {
+      expect(res.status).toBe(200);
+      return (res.body.data.records as Array<{ order_id: unknown }>).map((r) => r.order_id);
+    };
+    expect(idsOf(await report('get/order/list', { ...range, page: 1, page_size: 50 }))).toContain(id);
+    expect(idsOf(await report('order/campaign-list', { ...range, campaign: 'x', model: 'last' }))).toEqual([id]);
+    expect(
+      idsOf(
+        await report('get/ad-analysis/customer-list', {
+          ...range,
+          dimensions: ['campaign'],
+          model: 'last',
+          goal: 'purchase',
+          filters: [{ key: 'campaign', operator: 'eq', value: 'x' }],
+        }),
+      ),
+    ).toEqual([id]);
   });
 
   it('a search-engine referring_site is organic search', async () => {
