@@ -263,6 +263,41 @@ describe('Shopify', () => {
     ).toEqual([id]);
   });
 
+  it("an order whose note_attributes carry a tracker clientId is credited to that browser's journey", async () => {
+    const clientId = `hook-client-${NOW}`;
+    const start = NOW - 3 * HOUR;
+    const view = pageView({
+      client: clientId,
+      at: new Date(start).toISOString(),
+      url: 'https://shop.example/?utm_source=newsletter&utm_medium=email&utm_campaign=spring',
+    });
+    const sent = await request(api.url)
+      .post('/v2-4-2/api/events')
+      .set('X-Ingest-Key', shop.credentials.ingest_key)
+      .send([view]);
+    expect(sent.status).toBe(200);
+    await waitFor(
+      () =>
+        db.query('test.view', 'select 1 from event_facts where store_id = $1 and event_id = $2', [
+          shop.store.store_id,
+          view.id,
+        ]),
+      (rows) => rows.length === 1,
+      ...POLL,
+    );
+    const id = '9100000000000000003';
+    // No landing site, no referrer: only the cart attribute ties the order to the visit.
+    expect((await sendShopify('orders/create', liveShopifyOrder(id, {}, { at: start + HOUR, clientId }))).status).toBe(
+      200,
+    );
+    const touch = await waitFor(
+      () => touches(id),
+      (t) => t?.first_touchpoint?.source === 'newsletter',
+      ...POLL,
+    );
+    expect(touch.first_touchpoint).toMatchObject({ channel: 'email', source: 'newsletter', campaign: 'spring' });
+  });
+
   it('a search-engine referring_site is organic search', async () => {
     const id = '9100000000000000001';
     expect(
