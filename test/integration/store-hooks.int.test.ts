@@ -298,6 +298,39 @@ describe('Shopify', () => {
     expect(touch.first_touchpoint).toMatchObject({ channel: 'email', source: 'newsletter', campaign: 'spring' });
   });
 
+  it('a test order (test: true, not cancelled) is stored and converts nothing', async () => {
+    const id = '9100000000000000004';
+    const body = liveShopifyOrder(
+      id,
+      { landing_site: '/?utm_source=google&utm_medium=cpc&utm_campaign=t' },
+      {
+        at: NOW - 2 * HOUR,
+        test: true,
+      },
+    );
+    expect((await sendShopify('orders/create', body)).status).toBe(200);
+    const fact = await waitFor(
+      () => orderFact(id),
+      (f) => f !== null,
+      ...POLL,
+    );
+    expect(fact).toMatchObject({ cancelled: true, value_micros: '404950000' });
+    expect(await storedOrders(id)).toBe(1);
+    // The batch that stored the fact would have stored the conversion too.
+    const conversions = await db.query(
+      'test.conversions',
+      'select 1 from conversions where store_id = $1 and order_id = $2',
+      [shop.store.store_id, id],
+    );
+    expect(conversions).toEqual([]);
+    const listed = await request(api.url)
+      .post('/v2-4-2/api/order/campaign-list')
+      .set('ApiKey', shop.credentials.api_key)
+      .send({ start_date: day(NOW - 24 * HOUR), end_date: day(NOW + 24 * HOUR), campaign: 't', model: 'last' });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.total).toBe(0);
+  });
+
   it('a search-engine referring_site is organic search', async () => {
     const id = '9100000000000000001';
     expect(
