@@ -327,21 +327,29 @@ function freshShellEnv(extra: Record<string, string>): Record<string, string | u
   return { ...rest, LOG_LEVEL: 'warn', ...extra };
 }
 
+/** make run's environment on a data directory of its own: its own local servers and daemons on free ports. */
+async function freshDataDirRun(name: string, extra: Record<string, string>) {
+  const dataDir = path.join(testEnv.dataDir, `${name}-${Date.now()}`);
+  const [port, healthPort, webhookPort, natsPort, pgPort] = await Promise.all(
+    Array.from({ length: 5 }, () => freePort()),
+  );
+  const env = freshShellEnv({
+    DATA_DIR: dataDir,
+    NATS_PORT: String(natsPort),
+    PG_PORT: String(pgPort),
+    PG_FAST: '1',
+    PORT: String(port),
+    PIPELINE_HEALTH_PORT: String(healthPort),
+    WEBHOOK_HEALTH_PORT: String(webhookPort),
+    EVENT_PARTITIONS: '4',
+    ...extra,
+  });
+  return { dataDir, port, healthPort, webhookPort, natsPort, env };
+}
+
 describe('make run on a fresh data directory', () => {
   it('the store CLI finds the local database without an export; a killed make run leaves no daemon; make clean deletes it', async () => {
-    const dataDir = path.join(testEnv.dataDir, `fresh-${Date.now()}`);
-    const [port, healthPort, webhookPort, natsPort, pgPort] = await Promise.all(
-      Array.from({ length: 5 }, () => freePort()),
-    );
-    const env = freshShellEnv({
-      DATA_DIR: dataDir,
-      NATS_PORT: String(natsPort),
-      PG_PORT: String(pgPort),
-      PG_FAST: '1',
-      PORT: String(port),
-      PIPELINE_HEALTH_PORT: String(healthPort),
-      WEBHOOK_HEALTH_PORT: String(webhookPort),
-      EVENT_PARTITIONS: '4',
+    const { dataDir, port, healthPort, webhookPort, env } = await freshDataDirRun('fresh', {
       DEMO_EVENTS: '1000',
     });
     const run1 = startRun(env);
@@ -429,24 +437,11 @@ describe('make run on a fresh data directory', () => {
   }, 240_000);
 
   it('a Ctrl-C stops and drains every daemon and leaves nats-server and PostgreSQL running', async () => {
-    const dataDir = path.join(testEnv.dataDir, `ctrl-c-${Date.now()}`);
-    const [port, healthPort, webhookPort, natsPort, pgPort] = await Promise.all(
-      Array.from({ length: 5 }, () => freePort()),
-    );
-    const run1 = startRun(
-      freshShellEnv({
-        DATA_DIR: dataDir,
-        NATS_PORT: String(natsPort),
-        PG_PORT: String(pgPort),
-        PG_FAST: '1',
-        PORT: String(port),
-        PIPELINE_HEALTH_PORT: String(healthPort),
-        WEBHOOK_HEALTH_PORT: String(webhookPort),
-        EVENT_PARTITIONS: '4',
-        DEMO_ON_FIRST_RUN: 'false',
-        LOG_LEVEL: 'info',
-      }),
-    );
+    const { dataDir, port, healthPort, webhookPort, natsPort, env } = await freshDataDirRun('ctrl-c', {
+      DEMO_ON_FIRST_RUN: 'false',
+      LOG_LEVEL: 'info',
+    });
+    const run1 = startRun(env);
     const readyUrls = [port, healthPort, webhookPort].map((p) => `http://127.0.0.1:${p}/readyz`);
     try {
       await waitFor(
