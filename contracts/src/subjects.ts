@@ -15,10 +15,11 @@ export const RECEIVED_AT_HEADER = 'Att-Received-At';
  * Header by which the API says it validated the payload and published the validators' output; its value is
  * the validation version. The pipeline then checks only what it routes on, and validates in full what lacks
  * the stamp (replayed files, messages of an older version). Bump the version whenever a validator's output
- * changes, so that older messages are validated again (docs/decisions.md, Ingestion).
+ * changes or it refuses more, so that older messages are validated again (docs/decisions.md, Ingestion).
+ * 2: times outside 1000-01-01..8999-12-31 UTC and offsets of 16 hours or more are refused.
  */
 export const VALIDATED_HEADER = 'Att-Validated';
-export const VALIDATION_VERSION = '1';
+export const VALIDATION_VERSION = '2';
 
 /** Store push kinds as they appear in subjects. */
 export const PUSH_SUBJECT_NAMES = {

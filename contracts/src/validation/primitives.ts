@@ -28,14 +28,47 @@ export const envelopeId = z.string().min(1).max(256);
 const CURRENCY_MESSAGE = 'must be a 3-letter ISO 4217 currency code such as USD';
 export const currencyCode = z.string({ error: CURRENCY_MESSAGE }).regex(/^[A-Z]{3}$/, { error: CURRENCY_MESSAGE });
 
-/** ISO 8601 date-time with a time-zone designator (`Z` or `+hh:mm`). */
-export const isoTimestamp = z.iso.datetime({
-  offset: true,
-  error: 'must be an ISO 8601 timestamp with a time zone (e.g. 2025-01-12T04:30:54.751Z)',
-});
+/**
+ * The times every stage can store (docs/decisions.md, Ingestion): instants from 1000-01-01 to 8999-12-31 UTC and
+ * UTC offsets below 16 hours. PostgreSQL refuses year 0000 and offsets of 16 hours or more, and JavaScript
+ * writes an instant beyond 9999 as `+010000-...`, which PostgreSQL refuses too; the margin of centuries keeps
+ * every time derived from an accepted one (store-local days, lookback windows, rollup periods) within four-digit
+ * years.
+ */
+export const EARLIEST_TIME = '1000-01-01T00:00:00Z';
+export const LATEST_TIME = '8999-12-31T23:59:59.999Z';
+const EARLIEST_MS = Date.parse(EARLIEST_TIME);
+const LATEST_MS = Date.parse(LATEST_TIME);
+const OFFSET = /([+-])(\d{2}):(\d{2})$/;
+const MAX_OFFSET_HOURS = 16;
 
-/** A calendar date `YYYY-MM-DD`. */
-export const isoDate = z.iso.date({ error: 'must be a date in the form YYYY-MM-DD' });
+/** True unless the offset is 16 hours or more (a text that is no date-time is left to the format check). */
+function offsetStorable(value: string): boolean {
+  const hours = OFFSET.exec(value)?.[2];
+  return hours === undefined || Number(hours) < MAX_OFFSET_HOURS;
+}
+
+/** True unless the instant lies outside EARLIEST_TIME..LATEST_TIME (an unparsable text is left to the format check). */
+function instantStorable(value: string): boolean {
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) || (ms >= EARLIEST_MS && ms <= LATEST_MS);
+}
+
+/** ISO 8601 date-time with a time-zone designator (`Z` or `+hh:mm`), within the storable times. */
+export const isoTimestamp = z.iso
+  .datetime({
+    offset: true,
+    error: 'must be an ISO 8601 timestamp with a time zone (e.g. 2025-01-12T04:30:54.751Z)',
+  })
+  .refine(offsetStorable, { error: `must have a UTC offset below ${MAX_OFFSET_HOURS} hours`, abort: true })
+  .refine(instantStorable, { error: 'must lie between 1000-01-01 and 8999-12-31 (UTC)' });
+
+/** A calendar date `YYYY-MM-DD`, within the storable times. */
+export const isoDate = z.iso
+  .date({ error: 'must be a date in the form YYYY-MM-DD' })
+  .refine((value) => instantStorable(`${value}T00:00:00Z`), {
+    error: 'must lie between 1000-01-01 and 8999-12-31',
+  });
 
 /** A non-negative decimal number written as a string, as Shopify REST sends money. */
 const DECIMAL_MESSAGE = 'must be a non-negative decimal string such as "19.99"';
