@@ -18,8 +18,26 @@ export const MAX_AMOUNT = 1_000_000_000;
 export const MAX_QUANTITY = 1_000_000;
 export const MAX_COUNT = 1_000_000_000_000;
 
-/** A string with at least one character (an id, a token, a name): at most MAX_ID_CHARS. */
-export const nonEmptyString = z.string().min(1).max(MAX_ID_CHARS);
+/**
+ * Ids and keys are bounded in UTF-8 bytes too: PostgreSQL index entries hold about 2.7 KB, and an ad-spend key
+ * of five members of 512 characters of CJK text would be 7.7 KB. The lower-cased form counts as well, since
+ * some keys are stored lower-cased (and `İ` grows by a byte when lower-cased).
+ */
+export const MAX_ID_BYTES = 512;
+const utf8 = new TextEncoder();
+function withinIdBytes(value: string): boolean {
+  // A UTF-16 code unit, lower-cased, takes at most 3 bytes: most ids are counted without encoding them. Too
+  // many characters is the length check's error alone.
+  if (value.length * 3 <= MAX_ID_BYTES || value.length > MAX_ID_CHARS) return true;
+  return utf8.encode(value).length <= MAX_ID_BYTES && utf8.encode(value.toLowerCase()).length <= MAX_ID_BYTES;
+}
+const ID_BYTES_MESSAGE = `must be at most ${MAX_ID_BYTES} bytes in UTF-8`;
+
+/** A string of at most MAX_ID_CHARS characters and MAX_ID_BYTES bytes (an id, a key, a name of an ad). */
+export const idText = z.string().max(MAX_ID_CHARS).refine(withinIdBytes, { error: ID_BYTES_MESSAGE });
+
+/** A string with at least one character (an id, a token, a name): at most MAX_ID_CHARS, MAX_ID_BYTES bytes. */
+export const nonEmptyString = z.string().min(1).max(MAX_ID_CHARS).refine(withinIdBytes, { error: ID_BYTES_MESSAGE });
 
 /** Client and event ids: 1 to 256 characters. */
 export const envelopeId = z.string().min(1).max(256);
@@ -135,12 +153,12 @@ export const shopId = z
 
 /** A platform id (ad spend, e.g. Meta's `act_123`): a safe integer or a non-empty string; output as a string. */
 export const platformId = z
-  .union([z.int(), z.string().min(1).max(MAX_ID_CHARS)], { error: 'must be a string or an integer' })
+  .union([z.int(), nonEmptyString], { error: 'must be a string or an integer' })
   .transform((v) => String(v));
 
 /** A platform id that may be `""` (ad-set and ad ids of a campaign-level row). */
 export const platformIdOrEmpty = z
-  .union([z.int(), z.string().max(MAX_ID_CHARS)], { error: 'must be a string or an integer' })
+  .union([z.int(), idText], { error: 'must be a string or an integer' })
   .transform((v) => String(v));
 
 /**
@@ -155,6 +173,7 @@ export function numericOrGlobalId(types: readonly [string, ...string[]], what: s
     .string()
     .min(1)
     .max(MAX_ID_CHARS)
+    .refine(withinIdBytes, { error: ID_BYTES_MESSAGE })
     .transform((value, ctx) => {
       if (!value.startsWith('gid://')) return value;
       const number = globalIdNumber(value, types);
