@@ -67,9 +67,24 @@ export function parseEventSubject(subject: string): { partition: number; storeId
   return { partition, storeId: parts[2] ?? '', name: parts[3] ?? '' };
 }
 
-/** JetStream de-duplication id: `<storeId>:<event id>` (docs/product.md, Ingestion). */
+/**
+ * An id as it may go in a NATS header (`Nats-Msg-Id`): a control character such as a line feed would break the
+ * message's headers, and the publish with them. Anything but printable ASCII, and `%` itself, is
+ * percent-encoded, so ordinary ids are unchanged and two different ids never become one (docs/decisions.md,
+ * Ingestion).
+ */
+export function headerSafe(id: string): string {
+  return id.replace(/[^\x21-\x24\x26-\x7e]/gu, escapeForHeader);
+}
+
+/** UTF-8 percent-encoding; `%uXXXX` for an unpaired surrogate, which has no UTF-8 form (the API refuses those). */
+function escapeForHeader(c: string): string {
+  return c.length === 1 && c >= '\ud800' && c <= '\udfff' ? `%u${c.charCodeAt(0).toString(16)}` : encodeURIComponent(c);
+}
+
+/** JetStream de-duplication id: `<storeId>:<event id>` (docs/product.md, Ingestion), header-safe. */
 export function eventMsgId(storeId: string, eventId: string): string {
-  return `${storeId}:${eventId}`;
+  return `${storeId}:${headerSafe(eventId)}`;
 }
 
 /** Durable consumer name of one partition. */

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IngestResult, RejectedItem } from '../../../contracts/src/ingest';
-import { eventMsgId, eventSubject, partitionOf, PUSH_SUBJECT_NAMES } from '../../../contracts/src/subjects';
+import { eventMsgId, eventSubject, headerSafe, partitionOf, PUSH_SUBJECT_NAMES } from '../../../contracts/src/subjects';
 import { browserClientOfOrder } from '../../../contracts/src/identity';
 import {
   validateAdSpendRow,
@@ -173,7 +173,7 @@ export class IngestService {
           PUSH_SUBJECT_NAMES[kind],
         ),
         payload,
-        msgId: `${store.store_id}:${kind}:${r.value.key}:${digest}`,
+        msgId: `${store.store_id}:${kind}:${headerSafe(r.value.key)}:${digest}`,
       });
     });
     return this.publishAll(kind, valid, rejected, 0, receivedAt, Array.isArray(body));
