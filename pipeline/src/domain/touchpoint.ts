@@ -110,14 +110,24 @@ export function deriveTouchpoint(input: TouchpointInput): Touchpoint {
 
 /**
  * Touchpoint values are rollup keys: PostgreSQL index entries hold about 2.7 KB, and a URL can carry a
- * parameter of any length. Longer values are cut (the same way every time, so recomputation agrees).
+ * parameter of any length. Longer values are cut (the same way every time, so recomputation agrees), in UTF-8
+ * bytes: four keys of 500 characters of CJK text would be 6 KB. ASCII values are cut at 500 characters as before.
  */
-export const MAX_DIMENSION_CHARS = 500;
+export const MAX_DIMENSION_BYTES = 500;
 function clip(value: string): string {
-  if (value.length <= MAX_DIMENSION_CHARS) return value;
-  // Never cut a surrogate pair in two: PostgreSQL's JSON input refuses a lone surrogate.
-  const end = /[\ud800-\udbff]/.test(value[MAX_DIMENSION_CHARS - 1]!) ? MAX_DIMENSION_CHARS - 1 : MAX_DIMENSION_CHARS;
-  return value.slice(0, end);
+  // A UTF-16 code unit takes at most 3 bytes: most values are kept without counting.
+  if (value.length * 3 <= MAX_DIMENSION_BYTES) return value;
+  let bytes = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    // A surrogate pair is one 4-byte character, never cut in two (PostgreSQL's JSON input refuses a lone one).
+    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < value.length;
+    const size = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+    if (bytes + size > MAX_DIMENSION_BYTES) return value.slice(0, i);
+    bytes += size;
+    if (pair) i++;
+  }
+  return value;
 }
 
 function chooseAttribution(
