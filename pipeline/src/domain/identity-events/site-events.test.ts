@@ -329,15 +329,44 @@ describe('the five other identity events: values', () => {
     });
   });
 
-  it.each<[string, () => unknown]>([
-    ['Active On site', () => buildActiveOnSite(sampleEvent('page_viewed'), sampleWebhookContext())],
-    ['Viewed Product', () => buildViewedProduct(sampleEvent('product_viewed'), sampleWebhookContext())],
-    ['Collection View', () => buildCollectionView(sampleEvent('collection_viewed'), sampleWebhookContext())],
-    ['Added to Cart', () => buildAddedToCart(sampleEvent('product_added_to_cart'), sampleWebhookContext())],
-    ['Subscribe', () => buildSubscribe(sampleEvent('lead_form_submitted'), sampleWebhookContext())],
-  ])('%s is deterministic', (_label, build) => {
-    expect(build()).toEqual(build());
-    expect(JSON.stringify(build())).toBe(JSON.stringify(build()));
+  describe('is deterministic: the same facts give the same bytes, whatever the clock, chance or key order', () => {
+    /** A deep copy of `value` with the keys of every object in reverse insertion order. */
+    function reversedKeys<T>(value: T): T {
+      if (Array.isArray(value)) return value.map(reversedKeys) as T;
+      if (value === null || typeof value !== 'object') return value;
+      const entries = Object.entries(value).reverse();
+      return Object.fromEntries(entries.map(([k, v]) => [k, reversedKeys(v)])) as T;
+    }
+    /** The context's facts built afresh, each object's keys reversed on `reversed`. */
+    const contextOf = (reversed: boolean) => {
+      const order = reversed ? reversedKeys : <T>(v: T): T => v;
+      return sampleWebhookContext({ profile: order(samplePerson()) }, [order(sampleProduct())]);
+    };
+
+    afterEach(() => {
+      jest.useRealTimers();
+      jest.restoreAllMocks();
+    });
+
+    it.each<[string, (reversed: boolean) => unknown]>([
+      ['Active On site', (r) => buildActiveOnSite(maybeReversed(sampleEvent('page_viewed'), r), contextOf(r))],
+      ['Viewed Product', (r) => buildViewedProduct(maybeReversed(sampleEvent('product_viewed'), r), contextOf(r))],
+      ['Collection View', (r) => buildCollectionView(maybeReversed(sampleEvent('collection_viewed'), r), contextOf(r))],
+      ['Added to Cart', (r) => buildAddedToCart(maybeReversed(sampleEvent('product_added_to_cart'), r), contextOf(r))],
+      ['Subscribe', (r) => buildSubscribe(maybeReversed(sampleEvent('lead_form_submitted'), r), contextOf(r))],
+    ])('%s', (_label, build) => {
+      jest.useFakeTimers({ now: Date.parse('2020-01-01T00:00:00Z') });
+      const random = jest.spyOn(Math, 'random').mockReturnValue(0.1);
+      const first = JSON.stringify(build(false));
+      // Another instant, other random numbers, and inputs equal in value whose objects list their keys the other way.
+      jest.setSystemTime(Date.parse('2031-06-15T12:34:56Z'));
+      random.mockReturnValue(0.9);
+      expect(JSON.stringify(build(true))).toBe(first);
+    });
+
+    function maybeReversed<T>(value: T, reversed: boolean): T {
+      return reversed ? reversedKeys(value) : value;
+    }
   });
 
   it('uses the source event id as unique_id, so a redelivery gives the same payload', () => {
