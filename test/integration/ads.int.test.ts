@@ -409,15 +409,43 @@ describe('the ad report, by hand', () => {
 });
 
 describe('the customers and orders behind a row', () => {
-  it('customer-list rows add up to the row they drill into', async () => {
-    for (const [model, filters] of [
-      ['position', [{ key: 'ad_id', operator: 'eq', value: '12011' }]],
-      ['time_decay', [{ key: 'campaign', operator: 'eq', value: 'Brand Search' }]],
-      ['linear', [{ key: 'channel', operator: 'in', value: ['paid_social', 'paid_search'] }]],
+  it('customer-list rows add up to the row they drill into, with the credits worked by hand', async () => {
+    // The credits of order 9001 worked out above (by the describe of the ad report):
+    // - position, Video A (ad 12011): 0.4 of the order, 40 of its 100; its campaign row is Spring Sale's.
+    // - time decay, Brand Search (RSA 1 only): weight 341_947 -> 0.341947, 3_420 cents -> 34.20.
+    // - linear, the paid channels: Video A 333_334 / 33.34 (facebook) and RSA 1 333_333 / 33.33 (google); the
+    //   order's one customer-list record sums both: 0.666667 and 66.67.
+    for (const { model, filters, dims, rows: drilled, credit, value } of [
+      {
+        model: 'position',
+        filters: [{ key: 'ad_id', operator: 'eq', value: '12011' }],
+        dims: ['campaign'],
+        rows: [['Spring Sale', '', 0.4, 40]],
+        credit: 0.4,
+        value: 40,
+      },
+      {
+        model: 'time_decay',
+        filters: [{ key: 'campaign', operator: 'eq', value: 'Brand Search' }],
+        dims: ['campaign'],
+        rows: [['Brand Search', '', 0.341947, 34.2]],
+        credit: 0.341947,
+        value: 34.2,
+      },
+      {
+        model: 'linear',
+        filters: [{ key: 'channel', operator: 'in', value: ['paid_social', 'paid_search'] }],
+        dims: ['platform'],
+        rows: [
+          ['', 'facebook', 0.333334, 33.34],
+          ['', 'google', 0.333333, 33.33],
+        ],
+        credit: 0.666667,
+        value: 66.67,
+      },
     ] as const) {
-      const [row] = await adRows(filters[0].key === 'channel' ? ['platform'] : ['campaign'], model, {
-        filters: [...filters],
-      });
+      const rows = await adRows([...dims], model, { filters: [...filters] });
+      expect(rows.map((r) => [r.campaign, r.platform, r.conversions, r.conversion_value])).toEqual(drilled);
       const listed = await post('get/ad-analysis/customer-list', {
         start_date: START,
         end_date: END,
@@ -427,15 +455,15 @@ describe('the customers and orders behind a row', () => {
         filters,
       });
       expect(listed.status).toBe(200);
-      const records = listed.body.data.records as Array<{ credit: number; conversion_value: number }>;
+      const records = listed.body.data.records as Array<{ order_id: string; credit: number; conversion_value: number }>;
       expect(listed.body.data.total).toBe(1);
+      expect(records.map((r) => [r.order_id, r.credit, r.conversion_value])).toEqual([['9001', credit, value]]);
       const rowsSum = (await adRows(['channel'], model, { filters: [...filters] })).reduce(
         (a, r) => ({ c: a.c + r.conversions, v: a.v + r.conversion_value }),
         { c: 0, v: 0 },
       );
       expect(records.reduce((a, r) => a + r.credit, 0)).toBeCloseTo(rowsSum.c, 6);
       expect(records.reduce((a, r) => a + r.conversion_value, 0)).toBeCloseTo(rowsSum.v, 2);
-      expect(row).toBeDefined();
     }
     const one = await post('get/ad-analysis/customer-list', {
       start_date: START,
