@@ -15,7 +15,7 @@ import { reconcileRecentDays } from '../../pipeline/src/jobs/reconcile-recent';
 import { pruneRawEvents } from '../../pipeline/src/jobs/retention';
 import { startJobs, withJobLock } from '../../pipeline/src/jobs/scheduler';
 import { batchItem } from '../support/batch-items';
-import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore } from '../support/harness';
+import { createTestStore, startTestApi, startTestPipeline, testDb, waitFor, type TestStore } from '../support/harness';
 import { addToCart, pageView, send } from '../support/journeys';
 
 let db: Db;
@@ -132,8 +132,14 @@ it('housekeeping prunes old dead letters and old redriven webhook dead letters o
 
 it('runs a job in one process at a time', async () => {
   let release: () => void = () => undefined;
-  const first = withJobLock(db, 'test-job', () => new Promise<void>((r) => (release = r)));
-  await new Promise((r) => setTimeout(r, 100));
+  let holding: () => void = () => undefined;
+  const held = new Promise<void>((r) => (holding = r));
+  // The job's function is called only once its lock is taken: from `held` on, the first run holds the lock.
+  const first = withJobLock(db, 'test-job', () => {
+    holding();
+    return new Promise<void>((r) => (release = r));
+  });
+  await held;
   const second = await withJobLock(db, 'test-job', () => Promise.resolve('ran'));
   expect(second.ran).toBe(false);
   release();
@@ -141,7 +147,16 @@ it('runs a job in one process at a time', async () => {
   expect(await withJobLock(db, 'test-job', () => Promise.resolve('ran'))).toEqual({ ran: true, result: 'ran' });
 });
 
+/** A promise and the function that resolves it: the test decides when a job's run ends. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((r) => (open = r));
+  return { opened, open };
+}
+
 it('schedules jobs with node-cron without overlapping runs, and waits for a run in progress on stop', async () => {
+  // Each run waits for its gate, so a run lasts as long as the test wants: longer than the one-second period.
+  const gates = [gate(), gate()];
   let runs = 0;
   let running = 0;
   let maxRunning = 0;
@@ -153,9 +168,9 @@ it('schedules jobs with node-cron without overlapping runs, and waits for a run 
         name: 'test-tick',
         cron: '* * * * * *', // every second (node-cron's optional seconds field)
         run: async () => {
-          runs++;
+          const mine = gates[runs++];
           maxRunning = Math.max(maxRunning, ++running);
-          await new Promise((r) => setTimeout(r, 1500)); // longer than the period: the next tick must not overlap
+          await mine?.opened;
           running--;
         },
       },
@@ -163,10 +178,32 @@ it('schedules jobs with node-cron without overlapping runs, and waits for a run 
     silentLogger(),
     (_name, ok) => results.push(ok),
   );
-  await new Promise((r) => setTimeout(r, 3200));
-  await jobs.stop();
-  expect(runs).toBeGreaterThanOrEqual(1);
-  expect(maxRunning).toBe(1);
+  const [task] = jobs.tasks;
+  let overlaps = 0;
+  task!.on('execution:overlap', () => void overlaps++);
+  const count = () => Promise.resolve({ runs, overlaps, results: results.length });
+
+  await waitFor(count, (c) => c.runs === 1, 20_000);
+  // node-cron announces a tick that came while the first run was in progress (and, noOverlap, skipped it).
+  await waitFor(count, (c) => c.overlaps >= 1, 20_000);
+  expect({ runs, running }).toEqual({ runs: 1, running: 1 });
+  gates[0]!.open();
+  await waitFor(count, (c) => c.results === 1 && c.runs === 2, 20_000);
+
+  // Stop while the second run is in progress: once the task is destroyed, all stop() has left is to wait for the
+  // run. waitFor polls on timers, so a stop() that did not wait would have resolved before it returns.
+  let stopped = false;
+  const stopping = jobs.stop().then(() => (stopped = true));
+  await waitFor(
+    () => Promise.resolve(task!.getStatus()),
+    (status) => status === 'destroyed',
+  );
+  expect(stopped).toBe(false);
+  gates[1]!.open();
+  await stopping;
   expect(running).toBe(0); // stop() waited for the run in progress
-  expect(results.every((ok) => ok)).toBe(true);
+  // Exactly the two runs the test let through, one at a time, both successful; none after the task was destroyed.
+  expect(runs).toBe(2);
+  expect(maxRunning).toBe(1);
+  expect(results).toEqual([true, true]);
 });
