@@ -33,6 +33,7 @@ import {
 } from '../support/harness';
 import { freePort } from '../support/free-port';
 import { spawnPipeline } from '../support/processes';
+import { pipelineCaughtUp } from '../support/stream';
 import { testEnv } from '../support/env';
 
 const run = promisify(execFile);
@@ -48,6 +49,16 @@ afterAll(async () => {
   await api.stop();
   await db.close();
 });
+
+/** Resolves once the pipeline has applied every message of the stream (test/support/stream.ts). */
+async function caughtUp(): Promise<void> {
+  const nc = await connect({ servers: testEnv.natsUrl });
+  try {
+    await pipelineCaughtUp(nc, undefined, 120_000);
+  } finally {
+    await nc.close();
+  }
+}
 
 const plan = (events: number, seed: number) =>
   planDemo({ events, seed, start: new Date(Date.now() - 20 * 86_400_000), days: 20 });
@@ -100,7 +111,18 @@ it('survives SIGKILL at random points of the demo stream with zero drift', async
   const expected = demo.summary.events;
   for (let kill = 0; kill < 3; kill++) {
     const child = spawnPipeline({ PIPELINE_HEALTH_PORT: String(await freePort()), PIPELINE_BATCH_MAX: '300' });
-    await new Promise((r) => setTimeout(r, 800 + Math.floor(Math.random() * 1500)));
+    // Killed mid-work, at a random point: once this run has stored 100 to 900 more events (a fixed delay would
+    // often kill it during its start-up on a busy machine). Three kills take at most 2,700 of the 4,000.
+    const before = (await counts(shop.store.store_id)).raw;
+    const progress = 100 * (1 + Math.floor(Math.random() * 9));
+    await waitFor(
+      () => counts(shop.store.store_id),
+      (c) => c.raw >= before + progress,
+      60_000,
+      25,
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\n${child.output().slice(-4000)}`);
+    });
     child.proc.kill('SIGKILL');
     await child.exited;
   }
@@ -127,7 +149,7 @@ it('survives SIGKILL at random points of the demo stream with zero drift', async
       60_000,
       250,
     );
-    await new Promise((r) => setTimeout(r, 1500));
+    await caughtUp();
     const result = await reconcileStore(db, shop.store.store_id);
     expect(result.drift).toEqual([]);
     expect(result.conversions).toBeGreaterThan(100);
@@ -151,7 +173,8 @@ describe('replay', () => {
       60_000,
       200,
     );
-    await new Promise((r) => setTimeout(r, 1500));
+    // The pushes (orders, products, ad spend) too: the replays below compare with views that are complete.
+    await caughtUp();
   });
   afterAll(() => pipeline.stop());
 

@@ -21,6 +21,8 @@ import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
 import { TEST_PARTITIONS, testEnv } from '../support/env';
+import { metricValue } from '../support/metrics';
+import { pipelineCaughtUp } from '../support/stream';
 
 let db: Db;
 let api: RunningApi;
@@ -158,16 +160,18 @@ describe('POST /v2-4-2/api/events', () => {
     const nc = await connect({ servers: testEnv.natsUrl });
     const js = jetstream(nc);
     const subject = eventSubject(0, shop.store.store_id, 'page_viewed');
-    await js.publish(subject, JSON.stringify(ev), { msgID: `a-${ev.id}` });
-    await js.publish(subject, JSON.stringify(ev), { msgID: `b-${ev.id}` });
-    await nc.close();
-    await waitFor(
-      () => countRaw(shop.store.store_id, ev.id),
-      (n) => n === 1,
-    );
-    // Both messages are consumed (one stored, one duplicate) and nothing else appears.
-    await new Promise((r) => setTimeout(r, 300));
+    const duplicates = () => metricValue(pipeline.metrics.eventsConsumed, { result: 'duplicate' });
+    const duplicatesBefore = await duplicates();
+    try {
+      await js.publish(subject, JSON.stringify(ev), { msgID: `a-${ev.id}` });
+      await js.publish(subject, JSON.stringify(ev), { msgID: `b-${ev.id}` });
+      // Both messages consumed and committed (partition 0 has nothing pending): one stored, one a duplicate.
+      await pipelineCaughtUp(nc, [0]);
+    } finally {
+      await nc.close();
+    }
     expect(await countRaw(shop.store.store_id, ev.id)).toBe(1);
+    expect(await duplicates()).toBe(duplicatesBefore + 1);
   });
 
   it('accepts the good items of a batch and reports each bad one by index', async () => {
@@ -340,8 +344,13 @@ describe('store pushes', () => {
           [shop.store.store_id, id],
         )
         .then((r) => r[0]?.t);
-    await waitFor(total, (t) => t === '12.00');
-    await new Promise((r) => setTimeout(r, 200));
+    // Once the consumers have applied everything sent so far, the stale version, sent last, has been applied too.
+    const nc = await connect({ servers: testEnv.natsUrl });
+    try {
+      await pipelineCaughtUp(nc);
+    } finally {
+      await nc.close();
+    }
     expect(await total()).toBe('12.00');
   });
 

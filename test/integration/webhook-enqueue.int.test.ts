@@ -15,6 +15,8 @@ import { specPathViolations } from '../../pipeline/src/domain/identity-events';
 import { createTestStore, startTestApi, startTestPipeline, testDb, waitFor } from '../support/harness';
 import { checkoutStarted, pageView, send } from '../support/journeys';
 import { testEnv } from '../support/env';
+import { metricValue } from '../support/metrics';
+import { pipelineCaughtUp } from '../support/stream';
 
 let db: Db;
 let api: RunningApi;
@@ -101,8 +103,13 @@ it('queues the spec payload once per subscribed destination, and only for person
 
   // The same event pushed again (outside the stream's duplicate window it would be a new message) changes
   // nothing: the stored event is a duplicate, and its delivery id is stable.
+  const duplicates = () => metricValue(pipeline.metrics.eventsConsumed, { result: 'duplicate' });
+  const [duplicatesBefore, queuedBefore] = [await duplicates(), await metricValue(pipeline.metrics.webhooksQueued)];
   await jetstream(nc).publish(`ev.0.${id}.checkout_started`, JSON.stringify(started), { msgID: `again-${started.id}` });
-  await new Promise((r) => setTimeout(r, 500));
+  // Partition 0 has applied it: its batch committed, and a batch queues its deliveries before it commits.
+  await pipelineCaughtUp(nc, [0]);
+  expect(await duplicates()).toBe(duplicatesBefore + 1);
+  expect(await metricValue(pipeline.metrics.webhooksQueued)).toBe(queuedBefore);
   expect(await queued(id, 'wd_all')).toBe(2);
 
   await jsm.streams.purge(WEBHOOKS_STREAM, { filter: `wh.${id}.>` });
