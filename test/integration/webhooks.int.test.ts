@@ -186,7 +186,6 @@ async function counter(w: RunningWebhookWorker, name: string, labels: Record<str
 
 const requestsOf = (p: string) => () => Promise.resolve(receiver.requests(p));
 const acceptedOf = (p: string) => () => Promise.resolve(receiver.accepted(p));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const header = (r: ReceivedRequest, name: string): string => String(r.headers[name]);
 
 async function deadLetterRows(d: Dest) {
@@ -266,17 +265,25 @@ describe('delivery worker', () => {
       { status: 429, headers: { 'retry-after': '1' } },
       { status: 204 },
     ]);
-    await withWorker({}, async (w) => {
+    // One delivery at a time, so that the marker below proves that nothing more came of the first.
+    await withWorker({ WEBHOOK_CONCURRENCY: '1' }, async (w) => {
       const retriesBefore = await counter(w, 'webhook_deliveries_total', { outcome: 'retry' });
       const sent = await publishDelivery(d);
       await waitFor(acceptedOf(d.path), (r) => r.length === 1, 20_000);
       await drained(d.storeId);
-      // Nothing more comes after the accepted delivery.
-      await sleep(800);
-      const reqs = receiver.requests(d.path);
+      // Nothing more comes after the accepted delivery. Acked, the message has left the stream (workqueue), so the
+      // server cannot hand it out again, and the worker retries only through the server (nak), never by itself.
+      // What it may still hold of it (a copy handed out before the ack) it handles before a message published
+      // afterwards, one at a time: once a marker published now has been accepted, every request the first
+      // delivery will ever cause has been received.
+      const marker = await publishDelivery(d);
+      await waitFor(acceptedOf(d.path), (r) => r.length === 2, 20_000);
+      const all = receiver.requests(d.path);
+      expect(header(all[all.length - 1]!, 'webhook-id')).toBe(marker.webhookId);
+      const reqs = all.slice(0, -1);
       expect(reqs.map((r) => r.response.status)).toEqual([500, 200, 429, 204]);
       expect(reqs.map((r) => r.clientGone)).toEqual([false, true, false, false]);
-      expect(receiver.accepted(d.path)).toHaveLength(1);
+      expect(receiver.accepted(d.path).map((r) => header(r, 'webhook-id'))).toEqual([sent.webhookId, marker.webhookId]);
       for (const r of reqs) {
         expect(header(r, 'webhook-id')).toBe(sent.webhookId);
         expect(r.body).toBe(sent.body);
@@ -384,7 +391,9 @@ describe('delivery worker', () => {
   it('disables the destination on 410; later deliveries are dead-lettered unsent until it is enabled', async () => {
     const d = await newDestination();
     receiver.program(d.path, [{ status: 410, body: 'gone' }]);
-    await withWorker({}, async (w) => {
+    // Without the destination cache, the worker reads the destination for each delivery: the CLI's enable below
+    // is in effect for the redrive at once, with no cache expiry to wait out (the cache has its unit test).
+    await withWorker({ WEBHOOK_DESTINATION_CACHE_MS: '0' }, async (w) => {
       const sent = await publishDelivery(d);
       const [dest] = await waitFor(
         () =>
@@ -420,7 +429,6 @@ describe('delivery worker', () => {
       // Redrive skips a disabled destination; enabled again, both go out.
       expect((await redrive(db, { storeId: d.storeId }, testEnv.natsUrl)).skipped).toHaveLength(2);
       await cli(['enable', '--store', d.storeId, '--destination', d.destinationId]);
-      await sleep(1100); // the worker's destination cache (WEBHOOK_DESTINATION_CACHE_MS=1000)
       const report = await redrive(db, { storeId: d.storeId, destinationId: d.destinationId }, testEnv.natsUrl);
       expect(report.redriven.map((r) => r.webhook_id)).toEqual([sent.webhookId, later.webhookId]);
       await waitFor(acceptedOf(d.path), (r) => r.length === 2, 10_000);
@@ -487,7 +495,11 @@ describe('worker process', () => {
     const first = await spawnWorker(backoff);
     const sent = await publishDelivery(d);
     await waitFor(requestsOf(d.path), (r) => r[0]?.answered === true);
-    await sleep(300); // the worker has nak-ed it with a 1.5 s delay
+    // The worker counts the retry once it has nak-ed the message with its 1.5 s delay.
+    await waitFor(
+      () => fetch(`http://127.0.0.1:${first.port}/metrics`).then((r) => r.text()),
+      (text) => /^webhook_deliveries_total\{outcome="retry"\} 1$/m.test(text),
+    );
     first.child.proc.kill('SIGKILL');
     expect((await first.child.exited).signal).toBe('SIGKILL');
 
