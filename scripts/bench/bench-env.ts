@@ -17,7 +17,8 @@ import { freePort } from '../../test/support/free-port';
 import { type ServerCpu, serverCpuSeconds } from './server-cpu';
 
 const ROOT = path.join(__dirname, '..', '..');
-const PARTITIONS = Number(process.env.EVENT_PARTITIONS ?? 16);
+/** Partitions of the EVENTS stream the bench sets up (EVENT_PARTITIONS, default 16). */
+export const PARTITIONS = Number(process.env.EVENT_PARTITIONS ?? 16);
 
 export interface BenchEnv {
   natsUrl: string;

@@ -7,6 +7,9 @@
  *   npm run bench -- analytics-cost [--events 100000] [--rounds 1]
  *   npm run bench -- startup    [--rounds 3]
  *   npm run bench -- hooks      [--webhooks 2000] [--shops 5] [--concurrency 20]
+ *   npm run bench -- dashboard  [--events 2500] [--loads 10]
+ *   npm run bench -- webhooks   [--deliveries 200] [--retries 20]
+ *   npm run bench -- stop       [--events 50000] [--rounds 3]
  */
 import { Command } from 'commander';
 import { positiveInteger } from '../cli-numbers';
@@ -17,6 +20,9 @@ import { benchHistory, type HistoryBenchOptions } from './history';
 import { type AnalyticsCostOptions, benchAnalyticsCost } from './analytics-cost';
 import { benchStartup, type StartupBenchOptions } from './startup';
 import { benchHooks, type HooksBenchOptions } from './hooks';
+import { benchDashboard, type DashboardBenchOptions } from './dashboard';
+import { benchWebhooks, type WebhooksBenchOptions } from './webhooks';
+import { benchStop, type StopBenchOptions } from './stop';
 
 const program = new Command('bench').description(
   'Performance benchmarks; each starts its own services unless NATS_URL and DATABASE_URL are set',
@@ -105,6 +111,27 @@ program
   .option('--shops <n>', 'shops, each a store with its own connection', positiveInteger('shops'), 5)
   .option('--concurrency <n>', 'deliveries in flight', positiveInteger('concurrency'), 20)
   .action((o: HooksBenchOptions) => benchHooks(o));
+
+program
+  .command('dashboard')
+  .description("The dashboard's overview in Chromium: time to its figures and first contentful paint, per reload")
+  .option('--events <n>', 'demo events in the store', positiveInteger('events'), 2_500)
+  .option('--loads <n>', 'reloads measured', positiveInteger('loads'), 10)
+  .action((o: DashboardBenchOptions) => benchDashboard(o));
+
+program
+  .command('webhooks')
+  .description('The webhook worker: delivery time, retry gap, deliveries beside a slow receiver, drain on SIGTERM')
+  .option('--deliveries <n>', 'deliveries of the paced phase', positiveInteger('deliveries'), 200)
+  .option('--retries <n>', 'deliveries answered 500 once', positiveInteger('retries'), 20)
+  .action((o: WebhooksBenchOptions) => benchWebhooks(o));
+
+program
+  .command('stop')
+  .description('The pipeline daemon stopped by SIGTERM in the middle of a backlog: time from the signal to its exit')
+  .option('--events <n>', 'page views of the backlog', positiveInteger('events'), 50_000)
+  .option('--rounds <n>', 'stops measured', positiveInteger('rounds'), 3)
+  .action((o: StopBenchOptions) => benchStop(o));
 
 program.parseAsync().catch((err: unknown) => {
   console.error('bench failed:', err instanceof Error ? err.stack : err);

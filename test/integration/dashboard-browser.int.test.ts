@@ -218,16 +218,16 @@ describe('the dashboard on a demo store', () => {
     await page.waitForSelector('[data-testid="view-overview"]');
   });
 
-  it('paints the overview with its figures in under a second', async () => {
+  it('paints the overview with its figures after a reload, the session kept', async () => {
+    // How soon it paints is a figure of `npm run bench -- dashboard` (Chromium's own clock), not a bound here.
     await page.reload();
     await page.waitForFunction(
       () => document.querySelector('[data-testid="kpi-conversion_value"] .kpi-value') !== null,
       undefined,
       { polling: 'raf' },
     );
-    const ms = await page.evaluate(() => performance.now());
-    console.log(`dashboard: overview figures painted ${Math.round(ms)} ms after navigation`);
-    expect(ms).toBeLessThan(1000);
+    expect(await page.$('input[name="key"]')).toBeNull();
+    expect(await page.textContent('[data-testid="kpi-conversion_value"] .kpi-value')).toMatch(/\d/);
   });
 
   it('shows get-list-sum’s totals on the overview, with the daily chart', async () => {

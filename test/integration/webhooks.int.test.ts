@@ -232,6 +232,7 @@ describe('delivery worker', () => {
     const d = await newDestination();
     await withWorker({}, async (w) => {
       const before = await counter(w, 'webhook_deliveries_total', { outcome: 'delivered' });
+      const publishedAt = Date.now();
       const sent = await publishDelivery(d);
       const [req] = await waitFor(acceptedOf(d.path), (r) => r.length === 1);
       expect(req!.method).toBe('POST');
@@ -239,7 +240,10 @@ describe('delivery worker', () => {
       expect(header(req!, 'content-type')).toBe('application/json');
       expect(header(req!, 'user-agent')).toMatch(/^open-attribution-webhooks\//);
       expect(header(req!, 'webhook-id')).toBe(sent.webhookId);
-      expect(Math.abs(Number(header(req!, 'webhook-timestamp')) - Date.now() / 1000)).toBeLessThan(5);
+      // The time of sending, in whole seconds: between the publication and the receipt.
+      const timestamp = Number(header(req!, 'webhook-timestamp'));
+      expect(timestamp).toBeGreaterThanOrEqual(Math.floor(publishedAt / 1000));
+      expect(timestamp).toBeLessThanOrEqual(Math.ceil(req!.receivedAt / 1000));
       expect(header(req!, 'webhook-signature')).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
       expect(verifyStandardWebhook(d.secret, req!.headers, req!.body)).toEqual({ ok: true });
       // The verifier is a real check: it refuses a changed body, another secret, and an old timestamp.
@@ -290,9 +294,9 @@ describe('delivery worker', () => {
         expect(verifyStandardWebhook(d.secret, r.headers, r.body)).toEqual({ ok: true });
       }
       const gaps = reqs.slice(1).map((r, i) => r.receivedAt - reqs[i]!.receivedAt);
-      // 200 ms ±10 % after the 500; the 1 s timeout + 200 ms; Retry-After: 1 s beats the 200 ms step.
+      // 200 ms ±10 % after the 500; the 1 s timeout + 200 ms; Retry-After: 1 s beats the 200 ms step. How soon the
+      // retries come is a figure of `npm run bench -- webhooks`, not a bound here.
       expect(gaps[0]).toBeGreaterThanOrEqual(170);
-      expect(gaps[0]).toBeLessThan(1500);
       expect(gaps[1]).toBeGreaterThanOrEqual(1150);
       expect(gaps[2]).toBeGreaterThanOrEqual(980);
       expect(await counter(w, 'webhook_deliveries_total', { outcome: 'retry' })).toBe(retriesBefore + 3);
@@ -443,11 +447,11 @@ describe('delivery worker', () => {
     await withWorker({ WEBHOOK_TIMEOUT_MS: '9000', WEBHOOK_CONCURRENCY: '4' }, async () => {
       await publishDelivery(slow);
       await waitFor(requestsOf(slow.path), (r) => r.length === 1);
-      const started = Date.now();
       for (let i = 0; i < 6; i++) await publishDelivery(fast);
       await waitFor(acceptedOf(fast.path), (r) => r.length === 6);
-      const fastDone = Date.now() - started;
-      expect(fastDone).toBeLessThan(2000);
+      // All six went through while the slow attempt was still waiting for its answer (how long they took beside it
+      // is a figure of `npm run bench -- webhooks`).
+      expect(receiver.requests(slow.path).map((r) => r.answered || r.clientGone)).toEqual([false]);
       expect(receiver.accepted(slow.path)).toHaveLength(0);
       await waitFor(acceptedOf(slow.path), (r) => r.length === 1);
       await drained(slow.storeId);
@@ -539,21 +543,26 @@ describe('worker process', () => {
 
   it('drains on SIGTERM: the attempt in flight finishes and is acknowledged', async () => {
     const d = await newDestination();
-    receiver.program(d.path, [{ status: 200, delayMs: 1500 }]);
-    const { child, port } = await spawnWorker({ WEBHOOK_TIMEOUT_MS: '5000' });
+    // The receiver answers when the test lets it: the attempt is in flight for as long as the test needs, within
+    // timeouts far beyond it. How long a drain takes is a figure of `npm run bench -- webhooks`.
+    let answer: () => void = () => undefined;
+    receiver.program(d.path, [{ status: 200, hold: new Promise<void>((r) => (answer = r)) }]);
+    const { child, port } = await spawnWorker({ WEBHOOK_TIMEOUT_MS: '120000', WEBHOOK_SHUTDOWN_TIMEOUT_MS: '120000' });
     await publishDelivery(d);
     await waitFor(requestsOf(d.path), (r) => r.length === 1);
     child.proc.kill('SIGTERM');
-    // Not ready while draining.
+    // Not ready while draining: it says so (503), it has not merely gone away.
     await waitFor(
       () =>
         fetch(`http://127.0.0.1:${port}/readyz`)
           .then((r) => r.status)
           .catch(() => 0),
-      (s) => s !== 200,
-      1000,
+      (s) => s === 503,
+      30_000,
       20,
     );
+    expect(child.proc.exitCode).toBeNull();
+    answer();
     expect((await child.exited).code).toBe(0);
     expect(receiver.accepted(d.path)).toHaveLength(1);
     expect(child.output()).toMatch(/"inFlight":1,"msg":"draining[^\n]*\n.*"status":200,[^\n]*"outcome":"delivered"/);

@@ -12,6 +12,8 @@ export interface ProgrammedResponse {
   body?: string;
   /** Wait this long before answering (a timeout when longer than the sender's). */
   delayMs?: number;
+  /** Answer only once this settles: the attempt stays in flight until the test says so. */
+  hold?: Promise<void>;
 }
 
 export interface ReceivedRequest {
@@ -93,7 +95,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
           record.answered = !record.clientGone;
         });
       };
-      if (response.delayMs) {
+      if (response.hold) {
+        void response.hold.then(answer, answer);
+      } else if (response.delayMs) {
         const t = setTimeout(() => {
           timers.delete(t);
           answer();
