@@ -389,8 +389,8 @@ export interface Lead {
 // Event kinds and their data
 // ---------------------------------------------------------------------------------------------------------------
 
-/** The fourteen event kinds the service ingests (docs/product.md, Ingestion), in spec order. */
-export const EVENT_NAMES = [
+/** The fourteen storefront kinds (docs/product.md, Ingestion), in spec order: what web analytics counts by kind. */
+export const STOREFRONT_EVENT_NAMES = [
   'page_viewed',
   'product_viewed',
   'collection_viewed',
@@ -406,7 +406,15 @@ export const EVENT_NAMES = [
   'payment_info_submitted',
   'checkout_completed',
 ] as const;
+
+/**
+ * Every kind the service ingests: the storefront kinds, then the kinds the Segment-compatible source needs
+ * (docs/product.md, Segment-compatible source): a custom event (any other `track`), an identity link (`identify`,
+ * `alias`, a `userId` on any message) and a refund (`Order Refunded`).
+ */
+export const EVENT_NAMES = [...STOREFRONT_EVENT_NAMES, 'custom_event', 'user_identified', 'order_refunded'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
+export type StorefrontEventName = (typeof STOREFRONT_EVENT_NAMES)[number];
 
 /** The kinds whose data is `{checkout}`. */
 export const CHECKOUT_EVENT_NAMES = [
@@ -470,6 +478,30 @@ export interface CheckoutCompletedData {
   checkout: CompletedCheckout;
 }
 
+/** `custom_event` data: a `track` call of no kind of ours; journeys show it, it is no goal. */
+export interface CustomEventData {
+  /** The event's name as the producer sent it (e.g. `Newsletter Opened`). */
+  event: string;
+  properties?: Record<string, unknown>;
+}
+
+/**
+ * `user_identified` data: the customer id and/or email the event's client is known by (an identity link,
+ * docs/product.md, Identity). At least one is non-null. Not a visit: no session starts at it.
+ */
+export interface UserIdentifiedData {
+  customerId: string | null;
+  /** Trimmed and lower-cased by the validator. */
+  email: string | null;
+}
+
+/** `order_refunded` data: a refund of a purchase the events reported. Not a visit. */
+export interface OrderRefundedData {
+  orderId: string;
+  /** The amount refunded; null refunds the whole order. */
+  amount: Money | null;
+}
+
 /** The `data` of each kind. */
 export interface EventDataMap {
   page_viewed: PageViewedData;
@@ -486,7 +518,17 @@ export interface EventDataMap {
   checkout_shipping_info_submitted: CheckoutData;
   payment_info_submitted: CheckoutData;
   checkout_completed: CheckoutCompletedData;
+  custom_event: CustomEventData;
+  user_identified: UserIdentifiedData;
+  order_refunded: OrderRefundedData;
 }
+
+/** Kinds that are no visit of a page: they join identities or correct a purchase, and start no session. */
+export const NON_VISIT_EVENT_NAMES = ['user_identified', 'order_refunded'] as const satisfies readonly EventName[];
+
+const NON_VISIT: ReadonlySet<string> = new Set(NON_VISIT_EVENT_NAMES);
+/** Whether an event of kind `name` is part of a visit (sessions, touchpoints, web analytics). */
+export const isVisitEvent = (name: EventName): boolean => !NON_VISIT.has(name);
 
 /** Any kind's data (for the wire-level envelope). */
 export type EventData =
@@ -499,7 +541,10 @@ export type EventData =
   | CartViewedData
   | LeadFormSubmittedData
   | CheckoutData
-  | CheckoutCompletedData;
+  | CheckoutCompletedData
+  | CustomEventData
+  | UserIdentifiedData
+  | OrderRefundedData;
 
 /**
  * The common envelope of a pushed event (spec "Event envelope"), as sent on the wire.

@@ -4,7 +4,7 @@
  * own PRNG, so they are built once at plan time (for their count and times) and again, identically, when the
  * session's events are built. A new event kind starts here (when it happens) and goes on in `events.ts` (its data).
  */
-import type { Context, StorefrontEvent } from '../../contracts/src/events';
+import type { Context, StorefrontEventName } from '../../contracts/src/events';
 import type { CartPick, CartPlan } from './cart';
 import {
   type CatCollection,
@@ -65,7 +65,8 @@ export interface Page {
   ctx?: Context;
 }
 
-export type StepName = StorefrontEvent['name'];
+/** The demo shop sends the storefront kinds only. */
+export type StepName = StorefrontEventName;
 
 export interface Step {
   at: number;

@@ -37,6 +37,9 @@ const checkoutEmail = (e: StorefrontEvent): string | null | undefined => {
     case 'product_removed_from_cart':
     case 'cart_viewed':
     case 'lead_form_submitted':
+    case 'custom_event':
+    case 'user_identified':
+    case 'order_refunded':
       return undefined;
   }
 };

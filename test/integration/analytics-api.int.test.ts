@@ -17,7 +17,7 @@ import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { MAINTENANCE_STEPS } from '../../pipeline/src/adapters/pg-view-maintainer';
-import { EVENT_NAMES } from '../../contracts/src/events';
+import { STOREFRONT_EVENT_NAMES } from '../../contracts/src/events';
 import {
   createTestStore,
   pacer,
@@ -279,7 +279,7 @@ describe('get/landing-page/event-summary', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ landing_page: '/', visitors: 2, sessions: 3 });
     const events = res.body.data.events as Array<{ event: string; users: number; count: number; rate: number }>;
-    expect(events.map((e) => e.event)).toEqual([...EVENT_NAMES]);
+    expect(events.map((e) => e.event)).toEqual([...STOREFRONT_EVENT_NAMES]);
     const of = (name: string) => events.find((e) => e.event === name);
     expect(of('page_viewed')).toEqual({ event: 'page_viewed', users: 2, count: 3, rate: 1 });
     expect(of('product_viewed')).toEqual({ event: 'product_viewed', users: 1, count: 1, rate: 0.5 });

@@ -288,6 +288,18 @@ const KIND_SAMPLES: { [N in EventName]: () => { data: EventDataMap[N]; href: str
   checkout_shipping_info_submitted: () => ({ data: { checkout: sampleCheckout() }, href: checkoutUrl }),
   payment_info_submitted: () => ({ data: { checkout: sampleCheckout() }, href: checkoutUrl }),
   checkout_completed: () => ({ data: { checkout: sampleCompletedCheckout() }, href: `${checkoutUrl}/thank-you` }),
+  custom_event: () => ({
+    data: { event: 'Size Guide Opened', properties: { product_id: '8123456789012' } },
+    href: `${SAMPLE_SHOP_URL}/products/organic-cotton-tee`,
+  }),
+  user_identified: () => ({
+    data: { customerId: '7001234567890', email: SAMPLE_EMAIL },
+    href: `${SAMPLE_SHOP_URL}/account`,
+  }),
+  order_refunded: () => ({
+    data: { orderId: SAMPLE_ORDER_ID, amount: usd(10) },
+    href: `${SAMPLE_SHOP_URL}/account`,
+  }),
 };
 
 /** Overrides of `sampleEvent`: envelope members replace the sample's; `data` members replace the sample data's. */

@@ -38,6 +38,7 @@ import {
   envelopeId,
   httpUrl,
   isoTimestamp,
+  MAX_ID_CHARS,
   moneySchema,
   nonEmptyString,
   orderId,
@@ -329,6 +330,14 @@ export const EVENT_DATA_SCHEMAS: { readonly [N in EventName]: z.ZodType<EventDat
   checkout_shipping_info_submitted: checkoutDataSchema,
   payment_info_submitted: checkoutDataSchema,
   checkout_completed: z.looseObject({ checkout: completedCheckoutSchema }),
+  custom_event: z.looseObject({
+    event: z.string().min(1).max(MAX_ID_CHARS),
+    properties: z.record(z.string(), z.unknown()).optional(),
+  }),
+  user_identified: z
+    .looseObject({ customerId: customerId.nullable(), email: typedEmailAddress.nullable() })
+    .refine((d) => d.customerId !== null || d.email !== null, { error: 'must carry a customerId or an email' }),
+  order_refunded: z.looseObject({ orderId, amount: moneySchema.nullable() }),
 };
 
 /** Any object: the `data` check when the name is unknown. */

@@ -101,6 +101,9 @@ function collectWarnings(event: StorefrontEvent, raw: Record<string, unknown>): 
   switch (event.name) {
     case 'page_viewed':
     case 'lead_form_submitted':
+    case 'custom_event':
+    case 'user_identified':
+    case 'order_refunded':
       break;
     case 'product_viewed':
       variantWarnings(warnings, 'data.productVariant', event.data.productVariant);

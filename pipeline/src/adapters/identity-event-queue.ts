@@ -156,6 +156,9 @@ function productIdsOf(e: StorefrontEvent): string[] {
     case 'payment_info_submitted':
     case 'checkout_completed':
     case 'lead_form_submitted':
+    case 'custom_event':
+    case 'user_identified':
+    case 'order_refunded':
       return [];
   }
 }

@@ -6,7 +6,7 @@
  * what the person added before. The distinct-person rollups are derived from them by `WebUserSums`
  * (web-user-spans.ts) and `productUserSpans` (see docs/decisions.md, Analytics, for why spans).
  */
-import { EVENT_NAMES, type EventName } from '../../../contracts/src/events';
+import { type EventName, isVisitEvent, STOREFRONT_EVENT_NAMES } from '../../../contracts/src/events';
 import type { Model } from '../../../contracts/src/attribution';
 import { dayInZone } from '../../../contracts/src/time';
 import { apportion, type Fraction } from './apportion';
@@ -50,7 +50,8 @@ const STEP_OF: Partial<Record<EventName, number>> = {
   checkout_completed: 5,
 };
 
-const KIND_INDEX = new Map<string, number>(EVENT_NAMES.map((n, i) => [n, i]));
+/** Counted by kind: the storefront kinds (a custom event counts as an event, in no kind's column). */
+const KIND_INDEX = new Map<string, number>(STOREFRONT_EVENT_NAMES.map((n, i) => [n, i]));
 
 /** The "no earlier day" of a span. */
 export const NO_PREVIOUS_DAY = '-infinity';
@@ -68,7 +69,7 @@ export interface WebRow extends WebDims {
   newUsers: number;
   /** Deepest funnel step reached (index into FUNNEL_STEPS). */
   level: number;
-  /** Events by kind, in EVENT_NAMES order. */
+  /** Events by kind, in STOREFRONT_EVENT_NAMES order. */
   eventCounts: number[];
 }
 
@@ -132,6 +133,7 @@ function webRows(facts: PersonFacts, view: PersonView, dayOf: (at: number) => st
   if (sessionsByClient.size === 0) return [];
   const eventsByClient = new Map<string, EventFact[]>();
   for (const e of facts.events) {
+    if (!isVisitEvent(e.name)) continue;
     const list = eventsByClient.get(e.clientId);
     if (list) list.push(e);
     else eventsByClient.set(e.clientId, [e]);
@@ -154,7 +156,7 @@ function webRows(facts: PersonFacts, view: PersonView, dayOf: (at: number) => st
         engagedSessions: 0,
         newUsers: 0,
         level: 0,
-        eventCounts: new Array<number>(EVENT_NAMES.length).fill(0),
+        eventCounts: new Array<number>(STOREFRONT_EVENT_NAMES.length).fill(0),
       };
       rows.set(key, row);
     }
@@ -184,7 +186,8 @@ function webRows(facts: PersonFacts, view: PersonView, dayOf: (at: number) => st
       if (e.name === 'page_viewed') pageViews[i]!++;
       else otherEvents[i]!++;
       row.level = Math.max(row.level, STEP_OF[e.name] ?? 0);
-      row.eventCounts[KIND_INDEX.get(e.name)!]!++;
+      const kind = KIND_INDEX.get(e.name);
+      if (kind !== undefined) row.eventCounts[kind]!++;
     }
     for (let k = 0; k < ordered.length; k++) if (pageViews[k]! >= 2 || otherEvents[k]! > 0) rowOf[k]!.engagedSessions++;
   }

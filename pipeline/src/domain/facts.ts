@@ -165,6 +165,9 @@ export function productInfoOfEvent(event: StorefrontEvent): ProductInfo[] {
     case 'checkout_shipping_info_submitted':
     case 'payment_info_submitted':
     case 'lead_form_submitted':
+    case 'custom_event':
+    case 'user_identified':
+    case 'order_refunded':
       break;
   }
   return variants.map((v) => ({
@@ -227,6 +230,15 @@ export function toEventFact(event: StorefrontEvent, storeCurrency: string, rateO
     case 'lead_form_submitted':
       fact.email = normalizeEmail(event.data.lead.email);
       break;
+    case 'user_identified':
+      fact.email = normalizeEmail(event.data.email);
+      fact.customerId = event.data.customerId;
+      break;
+    case 'order_refunded':
+      // The order id joins the refund to the purchase's person; the value is what was refunded (null: all of it).
+      fact.orderId = event.data.orderId;
+      if (event.data.amount) setValue(fact, event.data.amount, storeCurrency, rateOf, missingRates);
+      break;
     case 'checkout_started':
     case 'checkout_contact_info_submitted':
     case 'checkout_address_info_submitted':
@@ -254,6 +266,7 @@ export function toEventFact(event: StorefrontEvent, storeCurrency: string, rateO
     case 'search_submitted':
     case 'product_removed_from_cart':
     case 'cart_viewed':
+    case 'custom_event':
       break;
   }
   return { fact, missingRates };

@@ -749,6 +749,62 @@ describe('recomputePerson: purchases from checkout_completed and pushed orders',
   });
 });
 
+describe('recomputePerson: refund events and identity links (the Segment-compatible source)', () => {
+  const refund = (eventId: string, at: number, orderId: string, valueMicros: number | null): EventFact =>
+    makeEvent({ eventId, at, name: 'order_refunded', orderId, valueMicros, pageUrl: 'https://server.invalid/' });
+
+  it('order_refunded events take their amounts off an event-only purchase; a null amount takes it all', () => {
+    const bought = checkoutCompleted('e1', T, 'o1', { valueMicros: 80 * UNIT });
+    // 80.00 - 12.50 - 7.50 = 60.00; a refund of another order changes nothing.
+    const partial = recompute([
+      bought,
+      refund('r1', T + 1000, 'o1', 12.5 * UNIT),
+      refund('r2', T + 2000, 'o1', 7.5 * UNIT),
+      refund('r3', T + 2000, 'o2', 50 * UNIT),
+    ]);
+    expect(only(partial, 'purchase').valueMicros).toBe(60 * UNIT);
+    const whole = recompute([bought, refund('r1', T + 1000, 'o1', 10 * UNIT), refund('r2', T + 2000, 'o1', null)]);
+    expect(only(whole, 'purchase').valueMicros).toBe(0);
+    // Never below zero.
+    expect(only(recompute([bought, refund('r1', T + 1, 'o1', 99 * UNIT)]), 'purchase').valueMicros).toBe(0);
+  });
+
+  it('a pushed order decides its value alone: refund events do not take from it twice', () => {
+    const { fact: order } = toOrderFact(
+      makeShopOrder({ id: 'o1', created_at: '2026-03-10T12:05:00Z', total_price: '100.00', line_items: [] }),
+      'EUR',
+      () => 1,
+    );
+    const c = only(recompute([checkoutCompleted('e1', T, 'o1'), refund('r1', T + 1000, 'o1', 30 * UNIT)], [order]));
+    expect(c.valueMicros).toBe(100 * UNIT);
+  });
+
+  it('identity links and refunds open no session: the campaign visit stays the only touch', () => {
+    const view = recompute([
+      pageView('p1', T - 3 * 3600_000, NEWSLETTER),
+      // Two hours later, a server-side identify and a refund: no page, no new direct session.
+      makeEvent({
+        eventId: 'id1',
+        at: T - 3600_000,
+        name: 'user_identified',
+        customerId: 'u1',
+        pageUrl: 'https://server.invalid/',
+      }),
+      refund('r1', T - 3600_000, 'o0', null),
+      checkoutCompleted('e1', T - 3 * 3600_000 + 60_000, 'o1'),
+    ]);
+    expect(view.sessions.map((s) => s.landingEventId)).toEqual(['p1']);
+  });
+
+  it('an added refund may change an earlier purchase: unchangedThrough gives null', () => {
+    const stored = [pageView('p1', T - 60_000), checkoutCompleted('e1', T, 'o1')];
+    // On a page of the store's own host: only the refund can make the stored purchase change.
+    const added = { ...refund('r1', T + 3600_000, 'o1', UNIT), pageUrl: page('/account') };
+    const facts = personFacts([...stored, added]);
+    expect(unchangedThrough(facts, { eventIds: new Set(['r1']), orderIds: new Set() })).toBeNull();
+  });
+});
+
 describe('recomputePerson: new leads', () => {
   /** [goal, key, isNew] of every conversion. */
   it.each<[string, EventFact[], OrderFact[], [Goal, string, boolean][]]>([

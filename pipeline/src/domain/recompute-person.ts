@@ -7,6 +7,7 @@
 import { MODELS, type Goal, type Model, WEIGHT_SCALE } from '../../../contracts/src/attribution';
 import type { Channel, Platform } from '../../../contracts/src/channels';
 import { dayInZone } from '../../../contracts/src/time';
+import { isVisitEvent } from '../../../contracts/src/events';
 import { creditTouches, type TouchCredit } from './attribution-models';
 import type { EventFact, Line, OrderFact } from './facts';
 import { orderClientId } from './facts';
@@ -178,6 +179,21 @@ function draftFromEvent(goal: Goal, key: string, e: EventFact): ConversionDraft 
   };
 }
 
+/**
+ * What `order_refunded` events took back from each order, in store micro-units: `'all'` once one refunds the
+ * whole order. Applied to a purchase the events reported; a pushed order carries its own refunds.
+ */
+function refundsByOrder(events: readonly EventFact[]): Map<string, number | 'all'> {
+  const refunded = new Map<string, number | 'all'>();
+  for (const e of events) {
+    if (e.name !== 'order_refunded' || e.orderId === null) continue;
+    const held = refunded.get(e.orderId) ?? 0;
+    if (held === 'all' || e.valueMicros === null) refunded.set(e.orderId, 'all');
+    else refunded.set(e.orderId, held + e.valueMicros);
+  }
+  return refunded;
+}
+
 function draftConversions(events: readonly EventFact[], orders: readonly OrderFact[]): ConversionDraft[] {
   const drafts: ConversionDraft[] = [];
   for (const e of events) {
@@ -192,6 +208,7 @@ function draftConversions(events: readonly EventFact[], orders: readonly OrderFa
   // Purchases: one per order id, from the checkout_completed event and/or the pushed order. The order,
   // when pushed, is authoritative for the value (refunds) and for cancellation.
   const completed = firstPerKey(events, (e) => (e.name === 'checkout_completed' ? e.orderId : null));
+  const refunded = refundsByOrder(events);
   const orderById = new Map(orders.map((o) => [o.orderId, o]));
   const orderIds = new Set([...completed.keys(), ...orderById.keys()]);
   for (const orderId of orderIds) {
@@ -205,6 +222,9 @@ function draftConversions(events: readonly EventFact[], orders: readonly OrderFa
         d.valueOrig = o.valueOrig;
         d.currencyOrig = o.currencyOrig;
         d.lines = o.lines;
+      } else {
+        const r = refunded.get(orderId);
+        if (r !== undefined) d.valueMicros = r === 'all' ? 0 : Math.max(0, d.valueMicros - r);
       }
       drafts.push(d);
     } else if (o) {
@@ -282,6 +302,8 @@ export function unchangedThrough(facts: PersonFacts, added: AddedFacts): number 
   const newHostsOf = new Map<string, Set<string>>();
   for (const e of newEvents) {
     if (e.at <= through) return null;
+    // A refund changes the value of the purchase it names, whenever that was.
+    if (e.name === 'order_refunded') return null;
     if (e.name === 'checkout_completed' && e.orderId !== null && storedOrders.has(e.orderId)) return null;
     const host = parseLandingUrl(e.pageUrl)?.host;
     if (!host) continue;
@@ -301,6 +323,8 @@ export function recomputePerson(facts: PersonFacts, rules: StoreRules, keep?: Ke
   // Sessions of each real client.
   const eventsByClient = new Map<string, EventFact[]>();
   for (const e of facts.events) {
+    // Identity links and refunds are no visit: they neither start nor extend a session.
+    if (!isVisitEvent(e.name)) continue;
     const list = eventsByClient.get(e.clientId);
     if (list) list.push(e);
     else eventsByClient.set(e.clientId, [e]);

@@ -171,11 +171,15 @@ function kindObjects(raw: StorefrontEvent | null): KindObjects {
           result_count: raw.data.searchResult.productVariants.length,
         },
       };
+    // A custom event shows as its kind (`custom_event`); the spec's event item has no member for its name.
+    case 'custom_event':
     case 'page_viewed':
     case 'lead_form_submitted':
     case 'checkout_contact_info_submitted':
     case 'checkout_address_info_submitted':
     case 'checkout_shipping_info_submitted':
+    case 'user_identified':
+    case 'order_refunded':
       return none;
   }
 }

@@ -4,7 +4,7 @@
  * per event kind the events and the distinct persons who sent one. Read from the per-person daily rows
  * (web_person_days), which keep the events of each person's sessions by kind.
  */
-import { EVENT_NAMES } from '../../../contracts/src/events';
+import { STOREFRONT_EVENT_NAMES } from '../../../contracts/src/events';
 import type { LandingPageSummary, LandingPageSummaryRequest } from '../../../contracts/src/analytics';
 import type { Db } from '../../../storage/db';
 import type { StoreRecord } from '../../../storage/store-registry';
@@ -45,7 +45,7 @@ export class LandingPageService {
       if (typeof v !== 'string' || v.length > MAX_FIELD) throw badRequest(`dimensions.${k}`, 'must be a string');
     }
     const f = filters as Record<(typeof FILTERS)[number], string | undefined>;
-    const kinds = EVENT_NAMES.map(
+    const kinds = STOREFRONT_EVENT_NAMES.map(
       (_, i) =>
         `count(distinct person_id) filter (where event_counts[${i + 1}] > 0) as u${i}, coalesce(sum(event_counts[${i + 1}]), 0) as c${i}`,
     );
@@ -74,7 +74,7 @@ export class LandingPageService {
       landing_page: req.landing_page.trim(),
       visitors,
       sessions: Number(row?.sessions ?? 0),
-      events: EVENT_NAMES.map((event, i) => {
+      events: STOREFRONT_EVENT_NAMES.map((event, i) => {
         const users = Number(row?.[`u${i}`] ?? 0);
         return { event, users, count: Number(row?.[`c${i}`] ?? 0), rate: ratio(users, visitors) };
       }),

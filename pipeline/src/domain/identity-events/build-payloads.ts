@@ -54,6 +54,9 @@ export function identityEventFor(event: StorefrontEvent, isSessionLanding: boole
     case 'checkout_shipping_info_submitted':
     case 'payment_info_submitted':
     case 'checkout_completed':
+    case 'custom_event':
+    case 'user_identified':
+    case 'order_refunded':
       return null;
   }
 }
