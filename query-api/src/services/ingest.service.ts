@@ -102,32 +102,75 @@ export class IngestService {
     const valid: Publishable[] = [];
     let warnings = 0;
     items.forEach((item, index) => {
-      const unstorable = findUnstorable(item, 'event');
-      if (unstorable) {
-        rejected.push({ index, errors: [unstorable] });
+      const r = this.prepareEvent(store, item, index, { now, clientIpFallback: collect?.clientIp, collect });
+      if ('errors' in r) rejected.push({ index, errors: r.errors });
+      else {
+        valid.push(r.publishable);
+        if (r.warned) warnings++;
+      }
+    });
+    return this.publishAll('event', valid, rejected, warnings, receivedAt, Array.isArray(body));
+  }
+
+  /**
+   * Events in groups that stand or fall together, rejected by the group's index: a connector's message that
+   * gives an event and an identity link (the Segment-compatible source) is refused whole when one of them is
+   * bad, or with the errors the connector found itself. Groups of no event are accepted and publish nothing.
+   */
+  async ingestEventGroups(
+    store: StoreRecord,
+    groups: ReadonlyArray<{ events: readonly unknown[] } | { errors: RejectedItem['errors'] }>,
+  ): Promise<IngestResult> {
+    const receivedAt = this.deps.now();
+    const now = new Date(receivedAt);
+    const rejected: RejectedItem[] = [];
+    const valid: Publishable[] = [];
+    let warnings = 0;
+    groups.forEach((group, index) => {
+      if ('errors' in group) {
+        rejected.push({ index, errors: group.errors });
         return;
       }
-      const r = validateEvent(item, {
-        now,
-        clientIpFallback: collect?.clientIp,
-        collectDefaults: collect !== undefined,
-      });
-      if (!r.ok) {
-        rejected.push({ index, errors: r.errors });
-        return;
+      const prepared: Publishable[] = [];
+      let warned = false;
+      for (const event of group.events) {
+        const r = this.prepareEvent(store, event, index, { now });
+        if ('errors' in r) {
+          rejected.push({ index, errors: r.errors });
+          return;
+        }
+        prepared.push(r.publishable);
+        warned ||= r.warned;
       }
-      if (r.warnings.length) {
-        warnings++;
-        for (const w of r.warnings) this.deps.metrics.dataQualityWarnings.inc({ field: w.split(' ')[0] ?? w });
-      }
-      const e = r.value;
-      const payload = JSON.stringify(e);
-      const large = tooLarge('event', payload);
-      if (large) {
-        rejected.push({ index, errors: large });
-        return;
-      }
-      valid.push({
+      valid.push(...prepared);
+      if (warned) warnings++;
+    });
+    if (valid.length === 0 && rejected.length === 0) return { accepted: 0, duplicates: 0, rejected, warnings };
+    return this.publishAll('event', valid, rejected, warnings, receivedAt, true);
+  }
+
+  /** One event validated and ready to publish, or its errors. */
+  private prepareEvent(
+    store: StoreRecord,
+    item: unknown,
+    index: number,
+    opts: { now: Date; clientIpFallback?: string; collect?: unknown },
+  ): { publishable: Publishable; warned: boolean } | { errors: RejectedItem['errors'] } {
+    const unstorable = findUnstorable(item, 'event');
+    if (unstorable) return { errors: [unstorable] };
+    const r = validateEvent(item, {
+      now: opts.now,
+      clientIpFallback: opts.clientIpFallback,
+      collectDefaults: opts.collect !== undefined,
+    });
+    if (!r.ok) return { errors: r.errors };
+    for (const w of r.warnings) this.deps.metrics.dataQualityWarnings.inc({ field: w.split(' ')[0] ?? w });
+    const e = r.value;
+    const payload = JSON.stringify(e);
+    const large = tooLarge('event', payload);
+    if (large) return { errors: large };
+    return {
+      publishable: {
         index,
         subject: eventSubject(
           partitionOf(store.store_id, e.clientId, this.deps.eventPartitions),
@@ -136,9 +179,9 @@ export class IngestService {
         ),
         payload,
         msgId: eventMsgId(store.store_id, e.id),
-      });
-    });
-    return this.publishAll('event', valid, rejected, warnings, receivedAt, Array.isArray(body));
+      },
+      warned: r.warnings.length > 0,
+    };
   }
 
   async ingestPushes(store: StoreRecord, kind: PushKind, body: unknown): Promise<IngestResult> {
