@@ -18,7 +18,8 @@ import type { AppContext } from './context';
 import { enforceRateLimit } from './authentication';
 import { ApiError, errorBody } from './errors';
 import { findUnstorable } from '../../../contracts/src/validation/storable';
-import { createServices } from './services';
+import { type ApiServices, createServices } from './services';
+import { registerSegmentRoutes } from '../segment/segment-routes';
 import { mountMcp } from './mcp-route';
 import { registerTrackerRoutes } from './tracker-asset';
 import { registerDashboardRoutes } from './dashboard-asset';
@@ -130,6 +131,8 @@ export function createApp(ctx: AppContext): express.Express {
     next();
   });
   app.use('/collect', express.text({ type: 'text/plain', limit: ctx.config.bodyLimitBytes }));
+  // The Segment-compatible source reads its raw bodies itself: before the JSON parser.
+  registerSegmentRoutes(app, ctx, (app.locals.services as ApiServices).ingest);
   app.use(express.json({ limit: ctx.config.bodyLimitBytes, strict: false }));
   // Values PostgreSQL cannot hold (NUL, unpaired surrogates) or too deep to traverse would fail deep in a
   // query or a serializer; name them here instead. Ingestion checks each item itself, so one bad item of a
