@@ -1,6 +1,6 @@
 /**
  * Benchmarks. Each prints its figures as JSON on stdout.
- *   npm run bench -- ingest     [--events 100000] [--batch 500] [--concurrency 8]
+ *   npm run bench -- ingest     [--events 100000] [--batch 500] [--concurrency 8] [--via events|segment]
  *   npm run bench -- pipeline   [--events 100000] [--rate 1000] [--live-seconds 20] [--workers 1] [--beside-events n]
  *   npm run bench -- api        [--events 1000000] [--seconds 20] [--concurrency 4] [--ingest-rate 1000]
  *   npm run bench -- history    [--events 100000] [--persons 5] [--each 5000] [--carts-every n] [--landings n]
@@ -11,7 +11,7 @@
  *   npm run bench -- webhooks   [--deliveries 200] [--retries 20]
  *   npm run bench -- stop       [--events 50000] [--rounds 3]
  */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { positiveInteger } from '../cli-numbers';
 import { benchIngest, type IngestBenchOptions } from './ingest';
 import { benchPipeline, type PipelineBenchOptions } from './pipeline';
@@ -34,6 +34,11 @@ program
   .option('--events <n>', 'events to push', positiveInteger('events'), 100_000)
   .option('--batch <n>', 'events per request', positiveInteger('batch'), 500)
   .option('--concurrency <n>', 'requests in flight', positiveInteger('concurrency'), 8)
+  .addOption(
+    new Option('--via <route>', 'our own events route, or Segment batches on /v1/batch')
+      .choices(['events', 'segment'])
+      .default('events'),
+  )
   .action((o: IngestBenchOptions) => benchIngest(o));
 
 program

@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- ingest`: pushes N page_viewed events through POST /v2-4-2/api/events (batches of
  * --batch, --concurrency requests in flight) and measures end to end, from the first request to the last
- * row committed by the pipeline.
+ * row committed by the pipeline. With `--via segment` the same page views go as Segment `page` calls through
+ * the Segment-compatible source's POST /v1/batch (Basic auth), to compare the two routes on one machine.
  */
 import { randomUUID } from 'node:crypto';
 import { sampleEvent } from '../../test/support/samples';
@@ -12,6 +13,28 @@ export interface IngestBenchOptions {
   events: number;
   batch: number;
   concurrency: number;
+  /** The route: our own events route, or the Segment-compatible source. */
+  via: 'events' | 'segment';
+}
+
+/** The page view of `sampleEvent('page_viewed')` as a Segment `page` call. */
+function segmentPage(messageId: string, anonymousId: string, timestamp: string): Record<string, unknown> {
+  const e = sampleEvent('page_viewed');
+  return {
+    type: 'page',
+    messageId,
+    anonymousId,
+    timestamp,
+    context: {
+      ip: e.clientIp,
+      userAgent: e.context.navigator?.userAgent,
+      page: {
+        url: e.context.document.location.href,
+        referrer: e.context.document.referrer,
+        title: e.context.document.title,
+      },
+    },
+  };
 }
 
 export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
@@ -22,16 +45,23 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
     for (let i = 0; i < opts.events; i += opts.batch) {
       const events = [];
       for (let j = i; j < Math.min(opts.events, i + opts.batch); j++) {
+        const [id, clientId, timestamp] = [`b-${randomUUID()}`, `client-${j % 5000}`, new Date(base + j).toISOString()];
         events.push(
-          sampleEvent('page_viewed', {
-            id: `b-${randomUUID()}`,
-            clientId: `client-${j % 5000}`,
-            timestamp: new Date(base + j).toISOString(),
-          }),
+          opts.via === 'segment'
+            ? segmentPage(id, clientId, timestamp)
+            : sampleEvent('page_viewed', { id, clientId, timestamp }),
         );
       }
-      batches.push(JSON.stringify(events));
+      batches.push(JSON.stringify(opts.via === 'segment' ? { batch: events } : events));
     }
+    const key = env.credentials.ingest_key;
+    const [route, headers] =
+      opts.via === 'segment'
+        ? [
+            `${env.apiUrl}/v1/batch`,
+            { 'Content-Type': 'application/json', Authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` },
+          ]
+        : [`${env.apiUrl}/v2-4-2/api/events`, { 'Content-Type': 'application/json', 'X-Ingest-Key': key }];
     const latencies: number[] = [];
     let next = 0;
     const cpu = () =>
@@ -46,11 +76,7 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
       while (next < batches.length) {
         const body = batches[next++]!;
         const t = performance.now();
-        const res = await fetch(`${env.apiUrl}/v2-4-2/api/events`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'X-Ingest-Key': env.credentials.ingest_key },
-          body,
-        });
+        const res = await fetch(route, { method: 'POST', headers, body });
         if (res.status !== 200) throw new Error(`ingest answered ${res.status}: ${await res.text()}`);
         latencies.push(performance.now() - t);
       }
@@ -68,6 +94,7 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
       JSON.stringify(
         {
           bench: 'ingest',
+          via: opts.via,
           events: opts.events,
           batch: opts.batch,
           concurrency: opts.concurrency,
