@@ -2,16 +2,15 @@
  * Store platform connections (docs/product.md, Store connections):
  *   npm run store -- connection add shopify --store <id> --shop <name>.myshopify.com --secret <client secret>
  *   npm run store -- connection add woocommerce --store <id> --site <url> --secret <webhook secret>
+ *   npm run store -- connection add meta|google|tiktok ...   (scripts/ad-connection-cli.ts)
  *   npm run store -- connection list --store <id>
- *   npm run store -- connection remove --store <id> --id <sc_...>
+ *   npm run store -- connection remove --store <id> --id <sc_...|ac_...>
  * `add` prints one JSON object with the connection's id, kind and webhook_url (paste it into the platform's
  * webhook settings). The secret is stored sealed under SECRETS_KEY (the API needs the same value) and never
  * printed. `--secret -` reads it from stdin, out of shell history and ps.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { createDb, type Db } from '../storage/db';
-import { createSecretBox, parseSecretsKey, type SecretBox } from '../storage/secret-box';
-import { getStore } from '../storage/store-registry';
+import { listAdConnections, removeAdConnection } from '../storage/ad-connections';
 import {
   createConnection,
   listConnections,
@@ -21,65 +20,10 @@ import {
   type ConnectionKind,
   type StoreConnection,
 } from '../storage/store-connections';
-import { requireConnection } from './connection-env';
-
-/** A failure with its exit code: 1 usage, 2 environment, 3 unknown store or connection. */
-class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-    this.name = 'CliError';
-  }
-}
+import { adConnectionJson, registerAdConnectionCommands } from './ad-connection-cli';
+import { action, CliError, requireSecretBox, requireStore, withDb } from './connection-cli-support';
 
 const print = (value: unknown): void => console.log(JSON.stringify(value, null, 2));
-
-function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
-  return async (...args) => {
-    try {
-      await fn(...args);
-    } catch (err) {
-      if (!(err instanceof CliError)) throw err;
-      console.error(`store connection: ${err.message}`);
-      process.exit(err.exitCode);
-    }
-  };
-}
-
-async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  const db = createDb({
-    connectionString: requireConnection('DATABASE_URL', 'store connection'),
-    service: 'store-cli',
-    max: 2,
-  });
-  try {
-    return await fn(db);
-  } finally {
-    await db.close();
-  }
-}
-
-async function requireStore(db: Db, storeId: string): Promise<void> {
-  if (!(await getStore(db, storeId))) throw new CliError(`no store with id ${storeId}`, 3);
-}
-
-function requireSecretBox(): SecretBox {
-  const text = process.env.SECRETS_KEY ?? '';
-  if (text.trim() === '') {
-    throw new CliError(
-      'SECRETS_KEY is not set: it encrypts connection secrets at rest and the API needs the same value ' +
-        '(32 random bytes, base64: openssl rand -base64 32; see docs/operations.md)',
-      2,
-    );
-  }
-  try {
-    return createSecretBox(parseSecretsKey(text));
-  } catch (err) {
-    throw new CliError(`SECRETS_KEY ${(err as Error).message}`, 2);
-  }
-}
 
 async function readSecret(value: string): Promise<string> {
   let text = value;
@@ -117,7 +61,7 @@ function describe(connection: StoreConnection, base: string) {
 }
 
 async function add(opts: { store: string; secret: string }, kind: ConnectionKind, account: string): Promise<void> {
-  const box = requireSecretBox();
+  const box = requireSecretBox('the API');
   const secret = await readSecret(opts.secret);
   await withDb(async (db) => {
     await requireStore(db, opts.store);
@@ -135,9 +79,11 @@ async function add(opts: { store: string; secret: string }, kind: ConnectionKind
 export function registerConnectionCommands(program: Command): Command {
   const connection = program
     .command('connection')
-    .description('Store platforms (Shopify, WooCommerce) that send their own signed order webhooks')
+    .description('Store platforms that send signed order webhooks, and ad accounts whose spend is pulled')
     .showHelpAfterError();
-  const addCommand = connection.command('add').description('Connect a platform; prints its webhook URL');
+  const addCommand = connection
+    .command('add')
+    .description('Connect a platform; prints the connection (for a store platform, its webhook URL)');
   addCommand
     .command('shopify')
     .description('A Shopify shop: webhooks signed with the app client secret (X-Shopify-Hmac-Sha256)')
@@ -160,32 +106,37 @@ export function registerConnectionCommands(program: Command): Command {
     })
     .requiredOption('--secret <secret>', "the webhook's secret, or - to read it from stdin")
     .action(action((opts: { store: string; site: string; secret: string }) => add(opts, 'woocommerce', opts.site)));
+  registerAdConnectionCommands(addCommand);
 
   connection
     .command('list')
-    .description('The connections of a store (never their secrets)')
+    .description('The connections of a store, store platforms then ad accounts (never their secrets)')
     .requiredOption('--store <id>', 'store id')
     .action(
       action(async (opts: { store: string }) => {
         await withDb(async (db) => {
           await requireStore(db, opts.store);
           const base = publicBaseUrl();
-          print((await listConnections(db, opts.store)).map((c) => describe(c, base)));
+          print([
+            ...(await listConnections(db, opts.store)).map((c) => describe(c, base)),
+            ...(await listAdConnections(db, opts.store)).map(adConnectionJson),
+          ]);
         });
       }),
     );
 
   connection
     .command('remove')
-    .description('Remove a connection: its webhook URL answers 404 from then on')
+    .description('Remove a connection: its webhook URL answers 404, or its spend is no longer pulled (rows kept)')
     .requiredOption('--store <id>', 'store id')
-    .requiredOption('--id <id>', 'connection id (sc_...)')
+    .requiredOption('--id <id>', 'connection id (sc_... or ac_...)')
     .action(
       action(async (opts: { store: string; id: string }) => {
         await withDb(async (db) => {
           await requireStore(db, opts.store);
-          if (!(await removeConnection(db, opts.store, opts.id)))
-            throw new CliError(`store ${opts.store} has no connection ${opts.id}`, 3);
+          const removed =
+            (await removeConnection(db, opts.store, opts.id)) || (await removeAdConnection(db, opts.store, opts.id));
+          if (!removed) throw new CliError(`store ${opts.store} has no connection ${opts.id}`, 3);
           print({ id: opts.id, removed: true });
         });
       }),

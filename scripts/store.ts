@@ -7,7 +7,8 @@
  *   npm run store -- revoke <kind> --store <id>
  *   npm run store -- rates set|list --store <id> ...
  *   npm run store -- webhook add|list|enable|disable|remove|rotate-secret|dead-letters|redrive --store <id> ...
- *   npm run store -- connection add shopify|woocommerce|list|remove --store <id> ...   (scripts/connection-cli.ts)
+ *   npm run store -- connection add shopify|woocommerce|meta|google|tiktok|list|remove --store <id> ...
+ *       (scripts/connection-cli.ts, scripts/ad-connection-cli.ts)
  * Secrets are printed once and stored only as SHA-256 digests.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
