@@ -1,0 +1,208 @@
+/**
+ * The spend pull end to end against the fake ad platforms (recorded real responses): three connected accounts,
+ * `npm run spend -- pull`, and the ad report shows exactly the recorded spend, impressions and clicks (summed by
+ * hand below); a restated yesterday and a dropped row replace what was there, nothing doubles; an expired token
+ * marks the connection failing with the platform's message and keeps the rows until a good pull recovers; a 429
+ * is waited out; an outage leaves the rows.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import request from 'supertest';
+import type { AdRecord } from '../../contracts/src/ads';
+import type { RunningApi } from '../../query-api/src/app/api';
+import type { RunningPipeline } from '../../pipeline/src/app/daemon';
+import { listAdConnections, upsertAdConnection } from '../../storage/ad-connections';
+import type { Db } from '../../storage/db';
+import { createSecretBox, generateSecretsKey, parseSecretsKey } from '../../storage/secret-box';
+import { startFakeAdPlatforms, type FakeAdPlatforms } from '../support/fake-ad-platforms';
+import {
+  baseEnv,
+  createTestStore,
+  pacer,
+  startTestApi,
+  startTestPipeline,
+  testDb,
+  waitFor,
+  type TestStore,
+} from '../support/harness';
+
+const ROOT = path.join(__dirname, '..', '..');
+const SECRETS_KEY = generateSecretsKey();
+const DAY = 86_400_000;
+const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+let db: Db;
+let api: RunningApi;
+let pipeline: RunningPipeline;
+let fake: FakeAdPlatforms;
+let shop: TestStore;
+
+function spend(args: string[]): Promise<{ code: number | null; out: Record<string, unknown>; stderr: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/spend.ts', ...args], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ...baseEnv({
+        SECRETS_KEY,
+        META_GRAPH_URL: fake.url,
+        GOOGLE_ADS_API_URL: fake.url,
+        GOOGLE_OAUTH_TOKEN_URL: fake.tokenUrl,
+        TIKTOK_API_URL: fake.url,
+        AD_PLATFORM_MAX_RETRIES: '1',
+        AD_PLATFORM_MAX_RETRY_DELAY_MS: '5000',
+      }),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) =>
+    proc.once('close', (code) =>
+      resolve({ code, out: stdout ? (JSON.parse(stdout) as Record<string, unknown>) : {}, stderr }),
+    ),
+  );
+}
+
+const paced = pacer();
+async function byPlatform(): Promise<Record<string, Pick<AdRecord, 'spend' | 'impressions' | 'clicks'>>> {
+  const res = await paced('ads', () =>
+    request(api.url)
+      .post('/v2-4-2/api/get/ad-analysis/list')
+      .set('ApiKey', shop.credentials.api_key)
+      .send({
+        start_date: dayOf(Date.now() - 95 * DAY),
+        end_date: dayOf(Date.now() + 2 * DAY),
+        dimensions: ['platform'],
+        model: 'last',
+        goal: 'purchase',
+        page: 1,
+        page_size: 100,
+      }),
+  );
+  expect(res.status).toBe(200);
+  const records = (res.body as { data: { records: AdRecord[] } }).data.records;
+  return Object.fromEntries(
+    records.map((r) => [r.platform, { spend: r.spend, impressions: r.impressions, clicks: r.clicks }]),
+  );
+}
+
+const settles = (want: Record<string, unknown>) =>
+  waitFor(byPlatform, (got) => JSON.stringify(got) === JSON.stringify(want), 30_000, 200);
+
+// The recorded responses, summed by hand. Meta: 14.35 + 8.53; 185 + 171; 9 + 7. Google: cost_micros 1061083620,
+// 1109219997, 1164811394, each a whole number of cents once stored (1061.08 + 1109.22 + 1164.81); impressions
+// 3120 + 3410 + 2980; clicks 204 + 220 + 206. TikTok: 20.00 + 20.00; 5830 + 5830; 69 + 69.
+const RECORDED = {
+  facebook: { spend: 22.88, impressions: 356, clicks: 16 },
+  google: { spend: 3335.11, impressions: 9510, clicks: 630 },
+  tiktok: { spend: 40, impressions: 11660, clicks: 138 },
+};
+
+beforeAll(async () => {
+  db = testDb();
+  fake = await startFakeAdPlatforms();
+  api = await startTestApi();
+  pipeline = await startTestPipeline();
+  shop = await createTestStore(db, { timezone: 'UTC', currency: 'USD' });
+  const box = createSecretBox(parseSecretsKey(SECRETS_KEY));
+  const storeId = shop.store.store_id;
+  await upsertAdConnection(db, box, {
+    storeId,
+    kind: 'meta',
+    accountId: 'act_798085168510957',
+    secrets: { token: 't' },
+  });
+  await upsertAdConnection(db, box, {
+    storeId,
+    kind: 'google',
+    accountId: '1233213210',
+    secrets: { developerToken: 'd', clientId: 'c', clientSecret: 's', refreshToken: 'r' },
+  });
+  await upsertAdConnection(db, box, { storeId, kind: 'tiktok', accountId: '872746382648', secrets: { token: 't' } });
+});
+
+afterAll(async () => {
+  await pipeline.stop();
+  await api.stop();
+  await fake.close();
+  await db.close();
+});
+
+const statusOf = async (kind: string) =>
+  (await listAdConnections(db, shop.store.store_id)).find((c) => c.kind === kind)!;
+
+it('pulls the three accounts: the report shows exactly the recorded figures, a 90-day backfill first', async () => {
+  const r = await spend(['pull', '--store', shop.store.store_id]);
+  expect(r.code).toBe(0);
+  const conns = r.out.connections as Array<{ kind: string; rows: number; days: number; from: string; to: string }>;
+  expect(conns.map((c) => [c.kind, c.rows, c.days])).toEqual([
+    ['meta', 2, 2],
+    ['google', 3, 2],
+    ['tiktok', 2, 2],
+  ]);
+  expect(Date.parse(conns[0]!.to) - Date.parse(conns[0]!.from)).toBe(89 * DAY);
+  await settles(RECORDED);
+  expect(await statusOf('meta')).toMatchObject({ status: 'connected', lastRows: 2, lastDays: 2 });
+});
+
+it('a restated yesterday and a dropped row replace the earlier rows; pulling again never doubles', async () => {
+  // Meta restates yesterday's 14.35 as 15.10; Google no longer reports today's row of ad 40032.
+  fake.restate.meta = (b) => JSON.parse(JSON.stringify(b).replace('"spend":"14.35"', '"spend":"15.10"')) as unknown;
+  fake.restate.google = (b) => {
+    const batches = b as Array<{ results: Array<{ adGroupAd: { ad: { id: string } } }> }>;
+    batches[0]!.results = batches[0]!.results.filter((x) => x.adGroupAd.ad.id !== '40032');
+    return batches;
+  };
+  const r = await spend(['pull', '--store', shop.store.store_id, '--days', '7']);
+  expect(r.code).toBe(0);
+  const restated = {
+    facebook: { spend: 23.63, impressions: 356, clicks: 16 },
+    google: { spend: 2170.3, impressions: 6530, clicks: 424 },
+    tiktok: RECORDED.tiktok,
+  };
+  await settles(restated);
+  const again = await spend(['pull', '--store', shop.store.store_id]);
+  expect(again.code).toBe(0);
+  expect((again.out.connections as Array<{ from: string; to: string }>)[0]!.from).toBe(dayOf(Date.now() - 6 * DAY));
+  await settles(restated);
+  fake.restate = {};
+  await spend(['pull', '--store', shop.store.store_id]);
+  await settles(RECORDED);
+});
+
+it('an expired token: failing with the platform message, rows kept, the next good pull recovers', async () => {
+  fake.fail.tiktok = 'expired';
+  const r = await spend(['pull', '--store', shop.store.store_id]);
+  expect(r.code).toBe(1);
+  const failed = (r.out.connections as Array<{ kind: string; error?: string }>).find((c) => c.kind === 'tiktok')!;
+  expect(failed.error).toContain('The access token is invalid or has been revoked. (code 40105)');
+  expect(await statusOf('tiktok')).toMatchObject({
+    status: 'failing',
+    lastError: expect.stringContaining('code 40105'),
+  });
+  expect(await statusOf('meta')).toMatchObject({ status: 'connected' });
+  expect(await byPlatform()).toEqual(RECORDED);
+
+  fake.fail.tiktok = null;
+  expect((await spend(['pull', '--store', shop.store.store_id])).code).toBe(0);
+  expect(await statusOf('tiktok')).toMatchObject({ status: 'connected', lastError: null });
+  await settles(RECORDED);
+});
+
+it('a 429 is waited out and retried; a 5xx outage leaves the rows', async () => {
+  const before = fake.requests.filter((x) => x.platform === 'google').length;
+  fake.fail.google = 'rate-limit-once';
+  expect((await spend(['pull', '--store', shop.store.store_id])).code).toBe(0);
+  expect(fake.requests.filter((x) => x.platform === 'google').length - before).toBe(2);
+
+  fake.fail.meta = 'outage';
+  const r = await spend(['pull', '--store', shop.store.store_id]);
+  expect(r.code).toBe(1);
+  const failed = (r.out.connections as Array<{ kind: string; error?: string }>).find((c) => c.kind === 'meta')!;
+  expect(failed.error).toMatch(/HTTP 503/);
+  fake.fail.meta = null;
+  await settles(RECORDED);
+  expect(await byPlatform()).toEqual(RECORDED);
+});
