@@ -11,6 +11,10 @@ import request from 'supertest';
 import type { AdRecord } from '../../contracts/src/ads';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
+import { loadPipelineConfig } from '../../pipeline/src/app/config';
+import { standardJobs } from '../../pipeline/src/app/standard-jobs';
+import { withJobLock } from '../../pipeline/src/jobs/scheduler';
+import { silentLogger } from '../../runtime/logger';
 import { listAdConnections, upsertAdConnection } from '../../storage/ad-connections';
 import type { Db } from '../../storage/db';
 import { createSecretBox, generateSecretsKey, parseSecretsKey } from '../../storage/secret-box';
@@ -205,4 +209,32 @@ it('a 429 is waited out and retried; a 5xx outage leaves the rows', async () => 
   fake.fail.meta = null;
   await settles(RECORDED);
   expect(await byPlatform()).toEqual(RECORDED);
+});
+
+it('the scheduled job pulls every store, one replica at a time, with the daemon configuration', async () => {
+  const config = loadPipelineConfig(
+    baseEnv({
+      SECRETS_KEY,
+      META_GRAPH_URL: fake.url,
+      GOOGLE_ADS_API_URL: fake.url,
+      GOOGLE_OAUTH_TOKEN_URL: fake.tokenUrl,
+      TIKTOK_API_URL: fake.url,
+    }),
+  );
+  const job = standardJobs(db, config, silentLogger(), pipeline.metrics, pipeline.nc).find(
+    (j) => j.name === 'spend-pull',
+  )!;
+  expect(job.cron).toBe('7 * * * *');
+  const before = fake.requests.length;
+  // While one replica holds the lock, another does not run the job.
+  const [first, second] = await Promise.all([withJobLock(db, job.name, job.run), withJobLock(db, job.name, job.run)]);
+  expect([first.ran, second.ran].sort()).toEqual([false, true]);
+  const ran = first.ran ? first : second;
+  // Every store's connections (other test files may have left some in this database): 7 rows per three.
+  const result = ran.result as { connections: number; rows: number; failed: number };
+  expect(result.failed).toBe(0);
+  expect(result.connections).toBeGreaterThanOrEqual(3);
+  expect(result.rows).toBeGreaterThanOrEqual(7);
+  expect(fake.requests.length).toBeGreaterThan(before);
+  await settles(RECORDED);
 });

@@ -1,6 +1,7 @@
 /** Pipeline daemon configuration, from environment variables only (docs/product.md, Operations). */
 import { z } from 'zod';
 import { DEFAULT_PARTITIONS } from '../../../contracts/src/subjects';
+import { spendPullConfigFromEnv, type SpendPullConfig } from '../adapters/ad-platforms/config';
 import {
   envCron,
   envInt,
@@ -51,6 +52,9 @@ const schema = z
     RETENTION_RAW_EVENTS_DAYS: int(0),
     JOB_HOUSEKEEPING_CRON: envCron('51 4 * * *'),
     DEAD_LETTER_RETENTION_DAYS: int(30),
+    /** The ad-spend pull (docs/operations.md, Ad spend from the ad platforms); its platform settings below. */
+    JOB_SPEND_PULL_CRON: envCron('7 * * * *'),
+    SECRETS_KEY: z.string().default(''),
     PIPELINE_READY_MAX_PENDING: int(1_000_000, 1),
     /** How often the planner counts of filling tables are checked (docs/decisions.md, Operations; 0 = never). */
     PIPELINE_PLANNER_COUNT_CHECK_MS: int(1000),
@@ -93,12 +97,15 @@ const schema = z
         rawEventRetentionDays: env.RETENTION_RAW_EVENTS_DAYS,
         housekeepingCron: env.JOB_HOUSEKEEPING_CRON,
         deadLetterRetentionDays: env.DEAD_LETTER_RETENTION_DAYS,
+        spendPullCron: env.JOB_SPEND_PULL_CRON,
       },
+      secretsKey: env.SECRETS_KEY,
     };
   });
 
-export type PipelineConfig = z.output<typeof schema>;
+export type PipelineConfig = z.output<typeof schema> & { spendPull: SpendPullConfig };
 
 export function loadPipelineConfig(env: Record<string, string | undefined> = process.env): PipelineConfig {
-  return parseEnv(schema, env);
+  // The ad platforms' URLs, versions and windows: their own parser, shared with the spend CLI.
+  return { ...parseEnv(schema, env), spendPull: spendPullConfigFromEnv(env) };
 }

@@ -149,7 +149,7 @@ export async function startPipeline(
 
   const jobs =
     config.jobs.enabled && !deps.withoutJobs
-      ? startJobs(db, standardJobs(db, config, logger, metrics), logger, (name, ok) =>
+      ? startJobs(db, standardJobs(db, config, logger, metrics, nc), logger, (name, ok) =>
           metrics.jobRuns.inc({ job: name, outcome: ok ? 'ok' : 'failed' }),
         )
       : null;

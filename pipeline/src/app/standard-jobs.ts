@@ -1,14 +1,23 @@
 /** The daemon's scheduled jobs, each a plain function of pipeline/src/jobs (tested directly). */
+import type { NatsConnection } from '@nats-io/nats-core';
 import type { Db } from '../../../storage/db';
 import type { Logger } from '../../../runtime/logger';
+import { runSpendPullJob } from '../jobs/ad-spend-job';
 import { pruneDeadLetters } from '../jobs/housekeeping';
 import { reconcileRecentDays } from '../jobs/reconcile-recent';
 import { pruneRawEvents } from '../jobs/retention';
 import type { Job } from '../jobs/scheduler';
 import type { PipelineConfig } from './config';
 import type { PipelineMetrics } from './metrics';
+import { secretBoxOf } from './secret-box-of';
 
-export function standardJobs(db: Db, config: PipelineConfig, logger: Logger, metrics: PipelineMetrics): Job[] {
+export function standardJobs(
+  db: Db,
+  config: PipelineConfig,
+  logger: Logger,
+  metrics: PipelineMetrics,
+  nc?: NatsConnection,
+): Job[] {
   return [
     {
       name: 'reconcile-recent',
@@ -39,5 +48,18 @@ export function standardJobs(db: Db, config: PipelineConfig, logger: Logger, met
       cron: config.jobs.housekeepingCron,
       run: () => pruneDeadLetters(db, { olderThanDays: config.jobs.deadLetterRetentionDays, now: Date.now() }),
     },
+    ...(nc
+      ? [
+          {
+            name: 'spend-pull',
+            cron: config.jobs.spendPullCron,
+            run: () =>
+              runSpendPullJob(
+                { db, nc, box: secretBoxOf(config.secretsKey), partitions: config.eventPartitions },
+                config.spendPull,
+              ),
+          },
+        ]
+      : []),
   ];
 }
