@@ -4,10 +4,18 @@
  * what listing returns. The box is passed in: storage holds no key.
  */
 import { randomBytes } from 'node:crypto';
+import type { AdConnectionStatus } from '../contracts/src/settings';
 import type { Db } from './db';
 
 export const AD_CONNECTION_KINDS = ['meta', 'google', 'tiktok'] as const;
 export type AdConnectionKind = (typeof AD_CONNECTION_KINDS)[number];
+
+/** The `platform` of the spend rows each kind produces: the names touchpoints carry. */
+export const AD_SPEND_PLATFORM: Record<AdConnectionKind, string> = {
+  meta: 'facebook',
+  google: 'google',
+  tiktok: 'tiktok',
+};
 
 /** What seals and opens credentials (the secret box, AES-256-GCM under SECRETS_KEY). */
 export interface Sealer {
@@ -148,4 +156,20 @@ export async function recordPullFailure(db: Db, id: string, message: string): Pr
     `update ad_connections set status = 'failing', last_error = $2, updated_at = now() where connection_id = $1`,
     [id, message.slice(0, 1000)],
   );
+}
+
+/** A connection's status as the API shows it (`get/connection/source`, `get/data-health`), times in store time. */
+export function adConnectionStatusOf(c: AdConnection, local: (d: Date) => string): AdConnectionStatus {
+  return {
+    id: c.id,
+    kind: c.kind,
+    account_id: c.accountId,
+    status: c.status,
+    error: c.lastError,
+    last_pull_at: c.lastPullAt ? local(c.lastPullAt) : null,
+    rows: c.lastRows,
+    days: c.lastDays,
+    first_day: c.firstDay,
+    last_day: c.lastDay,
+  };
 }

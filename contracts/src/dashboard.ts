@@ -5,6 +5,7 @@
  */
 import type { Goal, Model } from './attribution';
 import type { AttributionSummary } from './reports';
+import type { AdConnectionStatus } from './settings';
 
 /** Body of get/daily-summary. */
 export interface DailySummaryRequest {
@@ -167,6 +168,8 @@ export interface DataHealth {
   views_updated_at: string | null;
   /** Seconds between that event's arrival and the views taking it in; null before the first. */
   views_lag_seconds: number | null;
+  /** The ad-platform connections whose spend is pulled, a failing one with the platform's message. */
+  ad_connections: AdConnectionStatus[];
 }
 
 export interface DataHealthResponse {

@@ -94,6 +94,36 @@ export interface SourceConnectionRecord {
    * @isInt
    */
   events_24h: number;
+  /** For an ad account pulled through a connection: its pull status. */
+  pull?: AdConnectionStatus;
+}
+
+/** The pull status of an ad-platform connection (docs/product.md, Ad spend from the ad platforms). */
+export interface AdConnectionStatus {
+  /** The connection id (`ac_...`). */
+  id: string;
+  /** `meta`, `google` or `tiktok`. */
+  kind: string;
+  account_id: string;
+  /** `connected`, or `failing` after the platform refused the credentials (see `error`). */
+  status: string;
+  /** The platform's message of the failing pull; null when connected. */
+  error: string | null;
+  /** The last successful pull, `YYYY-MM-DD HH:MM:SS` store time; null before the first. */
+  last_pull_at: string | null;
+  /**
+   * Rows of the last successful pull.
+   * @isInt
+   */
+  rows: number;
+  /**
+   * Days with rows in the last successful pull.
+   * @isInt
+   */
+  days: number;
+  /** The first and last day ever pulled, `YYYY-MM-DD`; null before the first pull. */
+  first_day: string | null;
+  last_day: string | null;
 }
 
 export interface SourceConnectionData {

@@ -9,6 +9,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import request from 'supertest';
 import type { AdRecord } from '../../contracts/src/ads';
+import type { DataHealth } from '../../contracts/src/dashboard';
+import type { SourceConnectionRecord } from '../../contracts/src/settings';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { loadPipelineConfig } from '../../pipeline/src/app/config';
@@ -188,6 +190,31 @@ it('an expired token: failing with the platform message, rows kept, the next goo
   });
   expect(await statusOf('meta')).toMatchObject({ status: 'connected' });
   expect(await byPlatform()).toEqual(RECORDED);
+  // The settings and data health say so, with the platform's message.
+  const sources = await paced('sources', () =>
+    request(api.url).post('/v2-4-2/api/get/connection/source').set('ApiKey', shop.credentials.api_key).send({}),
+  );
+  const records = (sources.body as { data: { records: SourceConnectionRecord[] } }).data.records;
+  const tiktok = records.find((x) => x.platform_type === 'tiktok')!;
+  expect(tiktok).toMatchObject({
+    id: expect.stringMatching(/^ac_/),
+    account_id: '872746382648',
+    connected: false,
+    pull: { kind: 'tiktok', status: 'failing', error: expect.stringContaining('code 40105'), rows: 2, days: 2 },
+  });
+  expect(records.filter((x) => x.platform_type === 'tiktok')).toHaveLength(1);
+  expect(records.find((x) => x.platform_type === 'facebook')).toMatchObject({
+    connected: true,
+    pull: { status: 'connected', error: null },
+  });
+  const health = await paced('health', () =>
+    request(api.url).post('/v2-4-2/api/get/data-health').set('ApiKey', shop.credentials.api_key).send({}),
+  );
+  expect((health.body as { data: DataHealth }).data.ad_connections).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ kind: 'tiktok', status: 'failing', error: expect.stringContaining('code 40105') }),
+    ]),
+  );
 
   fake.fail.tiktok = null;
   expect((await spend(['pull', '--store', shop.store.store_id])).code).toBe(0);

@@ -253,6 +253,7 @@ describe('the OpenAPI document', () => {
     }
     const health = doc.components.schemas.DataHealth!;
     expect(Object.keys(health.properties).sort()).toEqual([
+      'ad_connections',
       'dead_letters',
       'events_per_minute',
       'last_event_by_source',

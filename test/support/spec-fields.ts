@@ -392,6 +392,21 @@ export const CONNECTION_SOURCES: Table = {
       connected: bool(),
       last_event_at: nullable(str({ format: 'local-datetime' })),
       events_24h: int(),
+      // Ours (docs/product.md, Ad spend from the ad platforms): an ad account pulled through a connection.
+      pull: optional(
+        obj({
+          id: str(),
+          kind: str({ shown: ['meta', 'google', 'tiktok'] }),
+          account_id: str(),
+          status: str({ shown: ['connected', 'failing'] }),
+          error: nullable(str()),
+          last_pull_at: nullable(str({ format: 'local-datetime' })),
+          rows: int(),
+          days: int(),
+          first_day: nullable(str()),
+          last_day: nullable(str()),
+        }),
+      ),
     }),
   ),
 };

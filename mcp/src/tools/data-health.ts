@@ -23,6 +23,20 @@ const output = z.object({
   }),
   views_updated_at: z.string().nullable(),
   views_lag_seconds: z.number().nullable(),
+  ad_connections: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.string(),
+      account_id: z.string(),
+      status: z.string(),
+      error: z.string().nullable(),
+      last_pull_at: z.string().nullable(),
+      rows: z.number(),
+      days: z.number(),
+      first_day: z.string().nullable(),
+      last_day: z.string().nullable(),
+    }),
+  ),
 }) satisfies z.ZodType<DataHealth>;
 
 export const dataHealth = defineTool({
@@ -52,6 +66,12 @@ export const dataHealth = defineTool({
         (capture.rate === null ? '.' : ` (${(capture.rate * 100).toFixed(1)} %).`),
       `Dead letters: ${health.dead_letters.total} (${health.dead_letters.last_24h} in the last 24 h); ` +
         `undelivered webhooks: ${health.dead_letters.webhook_undelivered}.`,
+      ...health.ad_connections.map(
+        (c) =>
+          `Ad connection ${c.kind} ${c.account_id}: ${c.status}` +
+          (c.error ? ` (${c.error})` : '') +
+          `, last pull ${c.last_pull_at ?? 'never'}.`,
+      ),
     ];
     return { structured: health, text: `${lines.join('\n')}\n${sources}` };
   },

@@ -2,6 +2,7 @@
  * The dashboard's own read operations (docs/product.md, Dashboard): daily totals for the overview chart, the
  * recent attributed orders, and the data-health summary. Every query is scoped to the caller's store.
  */
+import { adConnectionStatusOf, listAdConnections } from '../../../storage/ad-connections';
 import { MONEY_SCALE } from '../../../contracts/src/attribution';
 import type {
   DailySummaryData,
@@ -152,6 +153,8 @@ export class DashboardReadsService {
       [id, new Date(now - DAY_MS).toISOString()],
     );
 
+    const adConnections = await listAdConnections(this.db, id);
+
     return {
       now: localDateTime(now, tz),
       events_per_minute,
@@ -173,6 +176,7 @@ export class DashboardReadsService {
       views_lag_seconds: latest
         ? Math.max(0, Math.round((latest.stored_at.getTime() - latest.received_at.getTime()) / 100) / 10)
         : null,
+      ad_connections: adConnections.map((c) => adConnectionStatusOf(c, (d) => localDateTime(d.getTime(), tz))),
     };
   }
 }

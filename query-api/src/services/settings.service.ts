@@ -3,6 +3,7 @@
  * (from what it received) and the identity-event destinations it feeds. Read-only; every query is scoped to
  * the caller's store.
  */
+import { AD_SPEND_PLATFORM, adConnectionStatusOf, listAdConnections } from '../../../storage/ad-connections';
 import { GOALS, type Goal, MODELS, type Model } from '../../../contracts/src/attribution';
 import type {
   DestinationConnectionData,
@@ -94,7 +95,7 @@ export class SettingsService {
     const now = this.now();
     const params = [store.store_id, new Date(now - DAY_MS).toISOString()];
     // Shopify's pixels give their events ids starting with `sh-`; the snippet and servers give others.
-    const [events, pushes, spend, connections] = await Promise.all([
+    const [events, pushes, spend, connections, pulled] = await Promise.all([
       this.db.query<{ pixel: boolean; last_at: Date | null; n: string }>(
         'settings.source_events',
         `select pixel, max(stored_at) as last_at, count(*) filter (where counted) as n from (
@@ -132,6 +133,7 @@ export class SettingsService {
          where c.store_id = $1 group by c.connection_id order by c.created_at, c.connection_id`,
         params,
       ),
+      listAdConnections(this.db, store.store_id),
     ]);
     const record = (
       id: string,
@@ -173,9 +175,21 @@ export class SettingsService {
             c.n,
           ),
         ),
-        ...spend.map((s) =>
-          record(`ad:${s.platform}:${s.account_id}`, s.platform, s.account_id, `${s.platform} ads`, s.last_at, s.n),
-        ),
+        // An account pulled through a connection is listed once, as the connection, with its pull status.
+        ...pulled.map((c) => {
+          const platform = AD_SPEND_PLATFORM[c.kind];
+          const s = spend.find((x) => x.platform === platform && x.account_id === c.accountId);
+          return {
+            ...record(c.id, platform, c.accountId, `${platform} ads (pulled)`, s?.last_at ?? c.lastPullAt, s?.n),
+            ...(c.status === 'failing' ? { connected: false } : {}),
+            pull: adConnectionStatusOf(c, (d) => localDateTime(d.getTime(), store.timezone)),
+          };
+        }),
+        ...spend
+          .filter((s) => !pulled.some((c) => AD_SPEND_PLATFORM[c.kind] === s.platform && c.accountId === s.account_id))
+          .map((s) =>
+            record(`ad:${s.platform}:${s.account_id}`, s.platform, s.account_id, `${s.platform} ads`, s.last_at, s.n),
+          ),
       ],
     };
   }

@@ -6,7 +6,7 @@ export type AdPlatformKind = 'meta' | 'google' | 'tiktok';
 export const AD_PLATFORM_KINDS: readonly AdPlatformKind[] = ['meta', 'google', 'tiktok'];
 
 /** The `platform` of the spend rows each connection kind produces (the names touchpoints carry). */
-export const SPEND_PLATFORM: Record<AdPlatformKind, string> = { meta: 'facebook', google: 'google', tiktok: 'tiktok' };
+export { AD_SPEND_PLATFORM as SPEND_PLATFORM } from '../../../../storage/ad-connections';
 
 export interface AdRow {
   /** The account's day, `YYYY-MM-DD`. */
