@@ -152,6 +152,34 @@ async function retractions(
     .map((s) => ({ ...s.row, spend: 0, impressions: 0, clicks: 0, conversion_value: 0, updated_at: updatedAt }));
 }
 
+/**
+ * Publishes `rows` (one platform account, all with the same `updated_at`) as the whole content of the days
+ * [from, to]: stored rows of those days not among them are retracted (published zeroed).
+ */
+export async function replaceDays(
+  deps: Pick<SpendPullDeps, 'db' | 'publish' | 'partitions'>,
+  storeId: string,
+  platform: string,
+  accountId: string,
+  rows: AdSpendRow[],
+  from: string,
+  to: string,
+): Promise<{ rows: number; days: number; retracted: number }> {
+  const updatedAt = rows[0]?.updated_at ?? new Date().toISOString();
+  const zeroed = await retractions(
+    deps.db,
+    storeId,
+    platform,
+    accountId,
+    from,
+    to,
+    new Set(rows.map(keyOf)),
+    updatedAt,
+  );
+  await deps.publish([...rows, ...zeroed].map((r) => spendMessage(storeId, r, deps.partitions)));
+  return { rows: rows.length, days: new Set(rows.map((r) => r.date)).size, retracted: zeroed.length };
+}
+
 async function storeZone(db: Db, storeId: string): Promise<string> {
   const [row] = await db.query<{ timezone: string }>(
     'ad_spend_pull.zone',
@@ -187,20 +215,10 @@ export async function pullConnection(
     const platform = SPEND_PLATFORM[c.kind];
     const updatedAt = new Date(now).toISOString();
     const fresh = rows.filter((r) => r.day >= from && r.day <= to).map((r) => spendRowOf(platform, r, updatedAt));
-    const zeroed = await retractions(
-      deps.db,
-      c.storeId,
-      platform,
-      c.accountId,
-      from,
-      to,
-      new Set(fresh.map(keyOf)),
-      updatedAt,
-    );
-    await deps.publish([...fresh, ...zeroed].map((r) => spendMessage(c.storeId, r, deps.partitions)));
-    result.rows = fresh.length;
-    result.days = new Set(fresh.map((r) => r.date)).size;
-    result.retracted = zeroed.length;
+    const replaced = await replaceDays(deps, c.storeId, platform, c.accountId, fresh, from, to);
+    result.rows = replaced.rows;
+    result.days = replaced.days;
+    result.retracted = replaced.retracted;
     await recordPullSuccess(deps.db, c.id, { rows: result.rows, days: result.days, fromDay: from, toDay: to });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
