@@ -10,6 +10,7 @@
  *   npm run bench -- dashboard  [--events 2500] [--loads 10]
  *   npm run bench -- webhooks   [--deliveries 200] [--retries 20]
  *   npm run bench -- stop       [--events 50000] [--rounds 3]
+ *   npm run bench -- spend      [--ads 500] [--days 90]
  */
 import { Command, Option } from 'commander';
 import { positiveInteger } from '../cli-numbers';
@@ -23,6 +24,7 @@ import { benchHooks, type HooksBenchOptions } from './hooks';
 import { benchDashboard, type DashboardBenchOptions } from './dashboard';
 import { benchWebhooks, type WebhooksBenchOptions } from './webhooks';
 import { benchStop, type StopBenchOptions } from './stop';
+import { benchSpend, type SpendBenchOptions } from './spend';
 
 const program = new Command('bench').description(
   'Performance benchmarks; each starts its own services unless NATS_URL and DATABASE_URL are set',
@@ -137,6 +139,13 @@ program
   .option('--events <n>', 'page views of the backlog', positiveInteger('events'), 50_000)
   .option('--rounds <n>', 'stops measured', positiveInteger('rounds'), 3)
   .action((o: StopBenchOptions) => benchStop(o));
+
+program
+  .command('spend')
+  .description('A 90-day spend backfill of one ad account from the fake ad platforms, to rows stored')
+  .option('--ads <n>', 'ads in the account', positiveInteger('ads'), 500)
+  .option('--days <n>', 'days of the backfill', positiveInteger('days'), 90)
+  .action((o: SpendBenchOptions) => benchSpend(o));
 
 program.parseAsync().catch((err: unknown) => {
   console.error('bench failed:', err instanceof Error ? err.stack : err);
