@@ -15,6 +15,7 @@
  * stores) except in the last test. Each test uses stores of its own so the per-token rate limit of
  * 10 requests/s never trips outside the rate-limit test.
  */
+import { isLosslessNumber, parse as parseLossless } from 'lossless-json';
 import request from 'supertest';
 import type { Customer } from '../../contracts/src/customers';
 import type { ShopCustomerInput } from '../../contracts/src/pushes';
@@ -303,6 +304,38 @@ describe('GET /v2-4-2/api/customers: fields', () => {
   });
 });
 
+describe('GET /v2-4-2/api/customers: ids beyond 2^53', () => {
+  it('writes id, last_order_id and the address ids as JSON numbers with every digit', async () => {
+    const shop = await createTestStore(db);
+    // Shopify-sized ids above 2^53: as doubles they would read ...504, ...992 and ...992.
+    await insertCustomers(shop, [
+      minimalCustomer('9007199254740993', {
+        last_order_id: '820982911946154508',
+        addresses: [{ id: '9007199254740995', customer_id: '9007199254740993', default: true }],
+      }),
+    ]);
+    const res = await list(shop);
+    expect(res.status).toBe(200);
+    // Parsed the way a client that keeps big integers does: every id exactly, and as a number.
+    const body = parseLossless(res.text) as { customers: Array<Record<string, unknown>> };
+    const [c] = body.customers;
+    const digits = (v: unknown): string => {
+      if (!isLosslessNumber(v)) throw new Error(`not a JSON number: ${JSON.stringify(v)}`);
+      return v.toString();
+    };
+    const address = (c!.addresses as Array<Record<string, unknown>>)[0]!;
+    const fallback = c!.default_address as Record<string, unknown>;
+    expect([c!.id, c!.last_order_id, address.id, address.customer_id, fallback.id].map(digits)).toEqual([
+      '9007199254740993',
+      '820982911946154508',
+      '9007199254740995',
+      '9007199254740993',
+      '9007199254740995',
+    ]);
+    expect(digits(c!.orders_count)).toBe('0');
+  });
+});
+
 describe('GET /v2-4-2/api/customers: paging', () => {
   it('pages ascending by numeric id with since_id and a Link header across 3 pages, carrying the filters', async () => {
     const shop = await createTestStore(db);
@@ -329,6 +362,8 @@ describe('GET /v2-4-2/api/customers: paging', () => {
     const page2 = await follow(shop, link1);
     expect(page2.status).toBe(200);
     expect(exactIds(page2)).toEqual(['2000', '10000', '9007199254740993']);
+    // The JSON number itself keeps every digit.
+    expect(page2.text).toContain('"id":9007199254740993,');
     const link2 = nextLink(page2)!;
     expect(link2.searchParams.get('since_id')).toBe('9007199254740993');
 

@@ -14,6 +14,7 @@ import { ValidateError } from '@tsoa/runtime';
 import { API_VERSION } from '../../../contracts/src/reports';
 import { isTransientDbError } from '../../../storage/db';
 import { RegisterRoutes } from '../generated/routes';
+import { sendExactJson } from './exact-json-response';
 import type { AppContext } from './context';
 import { enforceRateLimit } from './authentication';
 import { ApiError, errorBody } from './errors';
@@ -35,7 +36,8 @@ function loadOpenApi(): Record<string, unknown> {
 }
 
 /** Customers routes answer errors in Shopify's shape (docs/product.md, API conventions). */
-const isShopifyRoute = (req: Request): boolean => /^\/[^/]+\/api\/customers(\/|$|\?)/.test(req.originalUrl);
+const CUSTOMERS_PATH = /^\/[^/]+\/api\/customers(\/|$)/;
+const isShopifyRoute = (req: Request): boolean => CUSTOMERS_PATH.test(req.path);
 
 function sendError(
   req: Request,
@@ -174,6 +176,8 @@ export function createApp(ctx: AppContext): express.Express {
 
   // Before the generated routes: their short-link redirect `GET /{code}` would take `/mcp`.
   mountMcp(app, ctx);
+  // The customer ids are JSON numbers beyond 2^53: written with all their digits.
+  app.use(CUSTOMERS_PATH, sendExactJson);
   RegisterRoutes(app);
 
   app.use((req, res) => sendError(req, res, 404, `path: no route for ${req.method} ${req.path}`));

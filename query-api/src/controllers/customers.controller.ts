@@ -39,9 +39,9 @@ export class CustomersController extends Controller {
    * filters; on the last page there is no Link header. Rate limit: 10 requests per second per token (429 with
    * Retry-After).
    *
-   * Ids are JSON numbers as in the spec: ids above 2^53 lose precision in `id`, `last_order_id` and address
-   * ids; `admin_graphql_api_id` (`gid://shopify/Customer/<id>`) carries the exact id and the Link header pages
-   * with the exact one. Timestamps are ISO 8601 in the store's UTC offset (e.g. `2026-03-01T23:30:00-05:00`).
+   * Ids are JSON numbers as in the spec, written with every digit even above 2^53 (`id`, `last_order_id`,
+   * address ids): parse them as big integers to keep them exact. `admin_graphql_api_id`
+   * (`gid://shopify/Customer/<id>`) carries the id as text too, and the Link header pages with the exact one. Timestamps are ISO 8601 in the store's UTC offset (e.g. `2026-03-01T23:30:00-05:00`).
    * Fields that were not pushed get Shopify's defaults; a customer without any address has a placeholder
    * `default_address` with id 0 and empty strings.
    *

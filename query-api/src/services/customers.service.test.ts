@@ -1,4 +1,5 @@
 /** The pure parts of the customer listing: store-time formatting, date filters, and the push → Customer mapping. */
+import { stringify } from 'lossless-json';
 import { sampleCustomer } from '../../../test/support/samples';
 import type { ShopCustomer } from '../../../contracts/src/pushes';
 import { ApiError } from '../app/errors';
@@ -207,12 +208,16 @@ describe('toCustomer', () => {
     });
   });
 
-  it('keeps the exact id in admin_graphql_api_id when the number loses precision', () => {
+  it('keeps an id beyond 2^53 exact: in admin_graphql_api_id, and as a JSON number of every digit', () => {
     const c = toCustomer(
       { id: '9223372036854775807', created_at: '2026-01-02T09:00:00Z', updated_at: '2026-01-02T09:00:00Z' },
       store,
     );
     expect(c.admin_graphql_api_id).toBe('gid://shopify/Customer/9223372036854775807');
-    expect(c.id).toBe(Number('9223372036854775807'));
+    expect(stringify({ id: c.id, placeholder: c.default_address.customer_id })).toBe(
+      '{"id":9223372036854775807,"placeholder":9223372036854775807}',
+    );
+    // A safe id stays a plain number.
+    expect(toCustomer({ ...sampleCustomer(), id: '1001' }, store).id).toBe(1001);
   });
 });

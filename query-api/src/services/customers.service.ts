@@ -5,8 +5,9 @@
  *
  * Decisions (documented on the route as well):
  * - Ids are digit strings up to 2^63 - 1 in storage. `id`, `last_order_id` and the address ids are JSON
- *   numbers as the spec says, so ids above 2^53 lose precision in the body; `admin_graphql_api_id` carries
- *   the exact id and the `Link` header pages with the exact last id, so paging never skips or repeats.
+ *   numbers as the spec says, written with every digit even above 2^53 (`exactJsonInteger`); a client that
+ *   parses JSON numbers as doubles loses digits there, so `admin_graphql_api_id` carries the id as text as
+ *   well, and the `Link` header pages with the exact last id.
  * - Timestamps come out in the store's UTC offset at that instant, like Shopify (`2026-01-02T10:00:00+01:00`,
  *   `+00:00` for a UTC store), with milliseconds only when they are not zero.
  * - Date filters are inclusive bounds. `YYYY-MM-DD HH:MM:SS` (the spec's form) and `YYYY-MM-DD` (midnight) are
@@ -28,6 +29,7 @@ import type { ShopCustomer, ShopCustomerAddress } from '../../../contracts/src/p
 import { localDateTime, zonedToEpoch } from '../../../contracts/src/time';
 import type { StoreRecord } from '../../../storage/store-registry';
 import type { Db } from '../../../storage/db';
+import { exactJsonInteger } from '../app/exact-json-response';
 import { badRequest } from '../app/errors';
 
 export const DEFAULT_LIMIT = 50;
@@ -124,8 +126,8 @@ function toAddress(a: ShopCustomerAddress, customerId: number, isDefault: boolea
   const firstName = text(a.first_name);
   const lastName = text(a.last_name);
   return {
-    id: Number(a.id),
-    customer_id: a.customer_id !== undefined ? Number(a.customer_id) : customerId,
+    id: exactJsonInteger(a.id),
+    customer_id: a.customer_id !== undefined ? exactJsonInteger(a.customer_id) : customerId,
     first_name: firstName,
     last_name: lastName,
     company: nullable(a.company),
@@ -169,7 +171,7 @@ function placeholderAddress(customerId: number): CustomerAddress {
 
 /** Maps a stored customer push to the spec's Customer, filling Shopify's defaults for what was not pushed. */
 export function toCustomer(c: ShopCustomer, store: Pick<StoreRecord, 'timezone' | 'currency'>): Customer {
-  const id = Number(c.id);
+  const id = exactJsonInteger(c.id);
   const tz = store.timezone;
   const pushedAddresses = c.addresses ?? (c.default_address ? [c.default_address] : []);
   const defaultSource = c.default_address ?? pushedAddresses.find((a) => a.default) ?? pushedAddresses[0] ?? null;
@@ -200,7 +202,7 @@ export function toCustomer(c: ShopCustomer, store: Pick<StoreRecord, 'timezone' 
     orders_count: c.orders_count ?? 0,
     state: (c.state as CustomerState | undefined) ?? 'disabled',
     total_spent: c.total_spent ?? '0.00',
-    last_order_id: c.last_order_id != null ? Number(c.last_order_id) : null,
+    last_order_id: c.last_order_id != null ? exactJsonInteger(c.last_order_id) : null,
     last_order_name: c.last_order_name ?? null,
     note: c.note ?? null,
     verified_email: c.verified_email ?? false,
