@@ -379,6 +379,42 @@ describe('Shopify', () => {
     expect(await orderFact(id)).toMatchObject({ value_micros: '225000000' });
   });
 
+  it("Shopify's recorded refund reaches its recorded order; a same-second update after it keeps the refund", async () => {
+    const id = '450789469';
+    expect((await sendShopify('orders/create', fixture('shopify/order-450789469.json'))).status).toBe(200);
+    await waitFor(
+      () => orderFact(id),
+      (f) => f?.value_micros === '409940000',
+      ...POLL,
+    );
+    const refund = fixture('shopify/refunds-create-509562969.json');
+    expect((await sendShopify('refunds/create', refund)).status).toBe(200);
+    // 409.94 less the refund's transaction of 209.00.
+    expect(
+      await waitFor(
+        () => orderFact(id),
+        (f) => f?.refunded_micros === '209000000',
+        ...POLL,
+      ),
+    ).toMatchObject({ value_micros: '200940000', currency_orig: 'USD', cancelled: false });
+    // Shopify stamps whole seconds: an edit in the second of the stored version has its updated_at, and arrives
+    // after the refund. It is the newest state, and the refund stays.
+    const edited = Buffer.from(
+      fixture('shopify/order-450789469.json')
+        .toString('utf8')
+        .replace('"total_price":"409.94"', '"total_price":"419.94"'),
+    );
+    expect((await sendShopify('orders/updated', edited)).status).toBe(200);
+    expect(
+      await waitFor(
+        () => orderFact(id),
+        (f) => f?.value_micros !== '200940000',
+        ...POLL,
+      ),
+    ).toMatchObject({ value_micros: '210940000', refunded_micros: '209000000' });
+    expect(await storedOrders(id)).toBe(1);
+  });
+
   it('the three privacy topics are verified, recorded and answered 200', async () => {
     for (const [topic, file] of [
       ['customers/data_request', 'shopify/customers-data_request.json'],

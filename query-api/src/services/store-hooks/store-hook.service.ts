@@ -80,6 +80,19 @@ export function deliveryKey(platform: HookPlatform, headers: Headers, topic: str
   return `wc:${sha(`${header(headers, 'x-wc-webhook-resource')}|${topic}|${id}|${modified}`)}`;
 }
 
+/**
+ * `iso`, or the stored version's time when that is later. Published at the same millisecond as the stored version,
+ * a version replaces it: the facts break a tie of `updated_at` by the later publish (docs/decisions.md, Store
+ * connections).
+ */
+const atLeast = (iso: string, stored: Date | null): string =>
+  stored && Date.parse(iso) < stored.getTime() ? stored.toISOString() : iso;
+
+/**
+ * A time 1 ms after the stored version's when `iso` is not later. Deletions and restores toggle an order between
+ * two contents that can repeat (delete, restore, delete again), and the stream drops a repeated message as a
+ * duplicate; the step makes each toggle a distinct version.
+ */
 const later = (iso: string, after: Date | null): string =>
   after && Date.parse(iso) <= after.getTime() ? new Date(after.getTime() + 1).toISOString() : iso;
 
@@ -229,7 +242,11 @@ export class StoreHookService {
         // A restore follows the deletion it undoes, whatever the two clocks say.
         if (action.restored && row?.deleted)
           merged = { ...merged, updated_at: later(String(merged.updated_at), row.updated_at) };
-        const newer = !row?.updated_at || Date.parse(String(merged.updated_at)) > row.updated_at.getTime();
+        // As the facts decide: a later time wins, and so does the same millisecond published later (a deleted
+        // order stays deleted until a later version or a restore).
+        const at = Date.parse(String(merged.updated_at));
+        const stored = row?.updated_at?.getTime();
+        const newer = stored === undefined || at > stored || (at === stored && !row!.deleted);
         if (newer) await save({ updatedAt: String(merged.updated_at), deleted: false, payload: merged, extra });
         return merged;
       }
@@ -248,8 +265,11 @@ export class StoreHookService {
             });
           return null;
         }
-        // A version just after the stored one, so that it replaces it (the facts keep the newest updated_at).
-        const merged = { ...withRefunds(base, [refund]), updated_at: later(String(base.updated_at), row!.updated_at) };
+        // The stored version with the refund, at the stored version's time: published after it, it replaces it.
+        const merged = {
+          ...withRefunds(base, [refund]),
+          updated_at: atLeast(String(base.updated_at), row!.updated_at),
+        };
         await save({ updatedAt: String(merged.updated_at), deleted: row!.deleted, payload: merged, extra: nextExtra });
         return merged;
       }
