@@ -30,6 +30,13 @@ export const PUSH_SUBJECT_NAMES = {
 } as const;
 export type PushSubjectName = (typeof PUSH_SUBJECT_NAMES)[keyof typeof PUSH_SUBJECT_NAMES];
 
+/**
+ * The ad-spend rows of one (platform, account, day) as a pulled ad platform reports them, zeroed rows for what it
+ * no longer reports included: published by the spend pull as one message, so the pipeline replaces the day in one
+ * transaction (docs/decisions.md, Ad spend from the ad platforms). Body: `{"rows": [AdSpendRow, ...]}`.
+ */
+export const SPEND_DAY_SUBJECT_NAME = 'ad_spend_day';
+
 /** A link click recorded by the short-link listener (docs/product.md, Tracking links). */
 export const LINK_CLICK_SUBJECT_NAME = 'link_clicked';
 

@@ -169,6 +169,16 @@ it('a restated yesterday and a dropped row replace the earlier rows; pulling aga
     tiktok: RECORDED.tiktok,
   };
   await settles(restated);
+  // Each day of an account was replaced in one transaction: all its rows, the zeroed one included, come from one
+  // stream message.
+  const days = await db.query<{ platform: string; day: string; rows: string; messages: string }>(
+    'test.spend_days',
+    `select platform, day::text as day, count(*) as rows, count(distinct stream_seq) as messages
+       from ad_spend where store_id = $1 group by platform, account_id, day order by platform, day`,
+    [shop.store.store_id],
+  );
+  expect(days.some((d) => Number(d.rows) > 1)).toBe(true);
+  expect(days.filter((d) => d.messages !== '1')).toEqual([]);
   const again = await spend(['pull', '--store', shop.store.store_id]);
   expect(again.code).toBe(0);
   expect((again.out.connections as Array<{ from: string; to: string }>)[0]!.from).toBe(dayOf(Date.now() - 6 * DAY));

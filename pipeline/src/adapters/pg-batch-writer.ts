@@ -135,12 +135,13 @@ export function createBatchWriter(
           case 'ad_spend': {
             const store = stores.get(d.storeId)!;
             const rateOf = (c: string) => rates.get(d.storeId)?.get(c);
-            pushes.adSpend.push({
-              storeId: d.storeId,
-              row: d.row,
-              fact: toAdSpendFact(d.row, store.currency, rateOf).fact,
-              seq,
-            });
+            for (const row of d.rows)
+              pushes.adSpend.push({
+                storeId: d.storeId,
+                row,
+                fact: toAdSpendFact(row, store.currency, rateOf).fact,
+                seq,
+              });
             break;
           }
           case 'link_click':

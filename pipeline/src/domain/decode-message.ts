@@ -5,7 +5,12 @@
  */
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { AdSpendRow, ShopCustomer, ShopOrder, ShopProduct } from '../../../contracts/src/pushes';
-import { LINK_CLICK_SUBJECT_NAME, parseEventSubject, PUSH_SUBJECT_NAMES } from '../../../contracts/src/subjects';
+import {
+  LINK_CLICK_SUBJECT_NAME,
+  parseEventSubject,
+  PUSH_SUBJECT_NAMES,
+  SPEND_DAY_SUBJECT_NAME,
+} from '../../../contracts/src/subjects';
 import {
   formatFieldError,
   validateAdSpendRow,
@@ -42,7 +47,8 @@ export type DecodedFact =
   | { kind: 'order'; storeId: string; order: ShopOrder }
   | { kind: 'product'; storeId: string; product: ShopProduct }
   | { kind: 'customer'; storeId: string; customer: ShopCustomer }
-  | { kind: 'ad_spend'; storeId: string; row: AdSpendRow }
+  /** One pushed row, or the rows of a pulled day (applied together, in one batch). */
+  | { kind: 'ad_spend'; storeId: string; rows: AdSpendRow[] }
   | { kind: 'link_click'; storeId: string; click: LinkClick };
 
 export type DecodeResult = DecodedFact | { kind: 'poison'; storeId: string | null; reason: string };
@@ -96,8 +102,9 @@ function trustedFact(storeId: string, name: string, body: unknown, json: Uint8Ar
       return isString(body.id) ? { kind: 'customer', storeId, customer: body as unknown as ShopCustomer } : null;
     case PUSH_SUBJECT_NAMES['ad-spend']:
       return isString(body.date) && isString(body.platform)
-        ? { kind: 'ad_spend', storeId, row: body as unknown as AdSpendRow }
+        ? { kind: 'ad_spend', storeId, rows: [body as unknown as AdSpendRow] }
         : null;
+    case SPEND_DAY_SUBJECT_NAME:
     case LINK_CLICK_SUBJECT_NAME:
       return null;
     default:
@@ -156,8 +163,19 @@ export function decodeMessage(
     case PUSH_SUBJECT_NAMES['ad-spend']: {
       const r = validateAdSpendRow(body);
       return r.ok
-        ? { kind: 'ad_spend', storeId, row: r.value }
+        ? { kind: 'ad_spend', storeId, rows: [r.value] }
         : poison(storeId, `invalid ad spend row: ${firstError(r)}`);
+    }
+    case SPEND_DAY_SUBJECT_NAME: {
+      const list = isObject(body) && Array.isArray(body.rows) ? (body.rows as unknown[]) : null;
+      if (!list) return poison(storeId, 'invalid ad spend day: rows must be an array');
+      const rows: AdSpendRow[] = [];
+      for (const [i, item] of list.entries()) {
+        const r = validateAdSpendRow(item);
+        if (!r.ok) return poison(storeId, `invalid ad spend day: rows[${i}]: ${firstError(r)}`);
+        rows.push(r.value);
+      }
+      return { kind: 'ad_spend', storeId, rows };
     }
     case LINK_CLICK_SUBJECT_NAME: {
       const click = decodeLinkClick(body);

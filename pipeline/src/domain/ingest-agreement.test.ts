@@ -115,16 +115,17 @@ function deriveAll(fact: DecodedFact): void {
     case 'customer':
       expectWritableText('customer updated_at', fact.customer.updated_at);
       break;
-    case 'ad_spend': {
-      const { fact: a } = toAdSpendFact(fact.row, 'USD', rateOf);
-      expectWritableText('ad spend updated_at', fact.row.updated_at);
-      expectWritableText('ad spend date', `${a.day}T00:00:00Z`);
-      // The primary key: day, platform (lower-cased), account, campaign, ad set and ad ids.
-      const keyBytes = [a.platform, a.accountId, a.campaignId, a.adsetId, a.adId].map(bytes).reduce((x, y) => x + y);
-      expect({ keyBytes, ok: keyBytes <= 2560 }).toEqual({ keyBytes, ok: true });
-      expect([a.spendMicros, a.convValueMicros, a.impressions, a.clicks].every(Number.isSafeInteger)).toBe(true);
+    case 'ad_spend':
+      for (const row of fact.rows) {
+        const { fact: a } = toAdSpendFact(row, 'USD', rateOf);
+        expectWritableText('ad spend updated_at', row.updated_at);
+        expectWritableText('ad spend date', `${a.day}T00:00:00Z`);
+        // The primary key: day, platform (lower-cased), account, campaign, ad set and ad ids.
+        const keyBytes = [a.platform, a.accountId, a.campaignId, a.adsetId, a.adId].map(bytes).reduce((x, y) => x + y);
+        expect({ keyBytes, ok: keyBytes <= 2560 }).toEqual({ keyBytes, ok: true });
+        expect([a.spendMicros, a.convValueMicros, a.impressions, a.clicks].every(Number.isSafeInteger)).toBe(true);
+      }
       break;
-    }
     case 'link_click':
       throw new Error('no route publishes link clicks');
   }

@@ -16,7 +16,7 @@ const messages: DecodedFact[] = [
   ...demo.products.map((product): DecodedFact => ({ kind: 'product', storeId: STORE, product })),
   ...demo.events.map((event): DecodedFact => ({ kind: 'event', storeId: STORE, event, warnings: [] })),
   ...demo.orders.map((order): DecodedFact => ({ kind: 'order', storeId: STORE, order })),
-  ...demo.adSpend.map((row): DecodedFact => ({ kind: 'ad_spend', storeId: STORE, row })),
+  ...demo.adSpend.map((row): DecodedFact => ({ kind: 'ad_spend', storeId: STORE, rows: [row] })),
 ];
 
 function load(sequence: ReadonlyArray<{ d: DecodedFact; seq: number }>): StreamFacts {

@@ -131,10 +131,12 @@ export class StreamFacts {
         this.customerVersions.offer(d.customer.id, d.customer, d.customer.updated_at, seq);
         return null;
       case 'ad_spend': {
-        const derived = toAdSpendFact(d.row, this.currency, this.rateOf);
-        const updatedAt = d.row.updated_at ?? '1970-01-01T00:00:00Z';
-        if (this.adSpendVersions.offer(adSpendKey(derived.fact), { row: d.row, fact: derived.fact }, updatedAt, seq))
-          this.noteMissing(derived.missingRates);
+        for (const row of d.rows) {
+          const derived = toAdSpendFact(row, this.currency, this.rateOf);
+          const updatedAt = row.updated_at ?? '1970-01-01T00:00:00Z';
+          if (this.adSpendVersions.offer(adSpendKey(derived.fact), { row, fact: derived.fact }, updatedAt, seq))
+            this.noteMissing(derived.missingRates);
+        }
         return null;
       }
       case 'link_click':

@@ -1,8 +1,8 @@
 /**
  * The spend pull (docs/product.md, Ad spend from the ad platforms): for each ad connection of a store, the daily
  * ad-level rows of a window of days (90 on the first pull, then the trailing restatement window) are fetched
- * from the platform and published as ordinary ad-spend push messages, so the pipeline's one ad-spend path
- * updates `ad_spend`, the rollups and the reports exactly as for pushed spend.
+ * from the platform and published as one message per day (`ad_spend_day`), whose rows the pipeline applies like
+ * pushed ad-spend rows, in one transaction: `ad_spend`, the rollups and the reports as for pushed spend.
  *
  * Replace-by-day (docs/decisions.md, Ad spend from the ad platforms): every row of a pull carries the same
  * `updated_at` (the pull's time), which supersedes the earlier versions of the same key; a stored row of a day
@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AdSpendRow } from '../../../contracts/src/pushes';
-import { eventSubject, partitionOf, PUSH_SUBJECT_NAMES } from '../../../contracts/src/subjects';
+import { eventSubject, partitionOf, SPEND_DAY_SUBJECT_NAME } from '../../../contracts/src/subjects';
 import { dayInZone } from '../../../contracts/src/time';
 import {
   adConnectionSecrets,
@@ -118,16 +118,39 @@ const keyOf = (
   r: Pick<AdSpendRow, 'date' | 'platform' | 'account_id' | 'campaign_id' | 'adset_id' | 'ad_id'>,
 ): string => [r.date, r.platform, r.account_id, r.campaign_id, r.adset_id, r.ad_id].join('|');
 
-/** The same subject and message id scheme as the ad-spend push of the API, so both paths order and dedupe alike. */
-export function spendMessage(storeId: string, row: AdSpendRow, partitions: number): SpendMessage {
-  const key = keyOf(row);
-  const payload = JSON.stringify(row);
-  const digest = createHash('sha256').update(payload).digest('base64url').slice(0, 22);
-  return {
-    subject: eventSubject(partitionOf(storeId, `ad-spend:${key}`, partitions), storeId, PUSH_SUBJECT_NAMES['ad-spend']),
-    payload,
-    msgId: `${storeId}:ad-spend:${key}:${digest}`,
-  };
+/**
+ * At most this many rows in one day message (about 400 bytes each, under JetStream's 1 MB message limit): a day
+ * of more ads spans several messages, each applied in its own transaction.
+ */
+export const MAX_DAY_ROWS = 1_000;
+
+/**
+ * The messages of `rows` (one platform account): one per day, so that the pipeline replaces a day in one
+ * transaction, on a partition of its own per (platform, account, day), with a content-addressed id so that a
+ * republished identical day is a duplicate.
+ */
+export function spendDayMessages(storeId: string, rows: readonly AdSpendRow[], partitions: number): SpendMessage[] {
+  const byDay = new Map<string, AdSpendRow[]>();
+  for (const r of rows) {
+    const dayKey = [r.platform, r.account_id, r.date].join('|');
+    const list = byDay.get(dayKey);
+    if (list) list.push(r);
+    else byDay.set(dayKey, [r]);
+  }
+  const out: SpendMessage[] = [];
+  for (const [dayKey, dayRows] of byDay) {
+    const subject = eventSubject(
+      partitionOf(storeId, `ad-spend-day:${dayKey}`, partitions),
+      storeId,
+      SPEND_DAY_SUBJECT_NAME,
+    );
+    for (let i = 0; i < dayRows.length; i += MAX_DAY_ROWS) {
+      const payload = JSON.stringify({ rows: dayRows.slice(i, i + MAX_DAY_ROWS) });
+      const digest = createHash('sha256').update(payload).digest('base64url').slice(0, 22);
+      out.push({ subject, payload, msgId: `${storeId}:ad-spend-day:${dayKey}:${digest}` });
+    }
+  }
+  return out;
 }
 
 /** Stored rows of the connection's account in [from, to] that the new pull does not carry, zeroed. */
@@ -176,7 +199,7 @@ export async function replaceDays(
     new Set(rows.map(keyOf)),
     updatedAt,
   );
-  await deps.publish([...rows, ...zeroed].map((r) => spendMessage(storeId, r, deps.partitions)));
+  await deps.publish(spendDayMessages(storeId, [...rows, ...zeroed], deps.partitions));
   return { rows: rows.length, days: new Set(rows.map((r) => r.date)).size, retracted: zeroed.length };
 }
 
