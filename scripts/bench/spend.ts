@@ -65,7 +65,7 @@ export async function benchSpend(opts: SpendBenchOptions): Promise<void> {
       {
         db: env.db,
         box,
-        clients: adPlatformClients({ ...DEFAULT_AD_PLATFORM_CONFIG, metaGraphUrl: fake.url }),
+        clients: adPlatformClients({ ...DEFAULT_AD_PLATFORM_CONFIG, metaGraphUrl: fake.url, metaAsyncPollMs: 100 }),
         publish: jetStreamSpendPublisher(nc),
         partitions: Number(process.env.EVENT_PARTITIONS ?? 16),
         now: Date.now,

@@ -56,6 +56,7 @@ function spend(args: string[]): Promise<{ code: number | null; out: Record<strin
         TIKTOK_API_URL: fake.url,
         AD_PLATFORM_MAX_RETRIES: '1',
         AD_PLATFORM_MAX_RETRY_DELAY_MS: '5000',
+        META_ASYNC_POLL_MS: '50',
       }),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -136,6 +137,16 @@ afterAll(async () => {
   await db.close();
 });
 
+/** Meta's requests since the `from`-th of the fake's, as method, path (report runs as `<run>`) and `?after`. */
+const metaCalls = (from = 0): string[] =>
+  fake.requests
+    .slice(from)
+    .filter((r) => r.platform === 'meta')
+    .map((r) => {
+      const u = new URL(r.url, fake.url);
+      return `${r.method} ${u.pathname.replace(/\/\d{12,}/, '/<run>')}${u.searchParams.has('after') ? '?after' : ''}`;
+    });
+
 const statusOf = async (kind: string) =>
   (await listAdConnections(db, shop.store.store_id)).find((c) => c.kind === kind)!;
 
@@ -149,6 +160,14 @@ it('pulls the three accounts: the report shows exactly the recorded figures, a 9
     ['tiktok', 2, 2],
   ]);
   expect(Date.parse(conns[0]!.to) - Date.parse(conns[0]!.from)).toBe(89 * DAY);
+  // Meta's 90 days ran as an asynchronous report: started, polled until done, then paged.
+  expect(metaCalls()).toEqual([
+    'POST /v21.0/act_798085168510957/insights',
+    'GET /v21.0/<run>',
+    'GET /v21.0/<run>',
+    'GET /v21.0/<run>/insights',
+    'GET /v21.0/<run>/insights?after',
+  ]);
   await settles(RECORDED);
   expect(await statusOf('meta')).toMatchObject({ status: 'connected', lastRows: 2, lastDays: 2 });
 });
@@ -161,8 +180,14 @@ it('a restated yesterday and a dropped row replace the earlier rows; pulling aga
     batches[0]!.results = batches[0]!.results.filter((x) => x.adGroupAd.ad.id !== '40032');
     return batches;
   };
+  const calls = fake.requests.length;
   const r = await spend(['pull', '--store', shop.store.store_id, '--days', '7']);
   expect(r.code).toBe(0);
+  // A week is asked for at once, no report run.
+  expect(metaCalls(calls)).toEqual([
+    'GET /v21.0/act_798085168510957/insights',
+    'GET /v21.0/act_798085168510957/insights?after',
+  ]);
   const restated = {
     facebook: { spend: 23.63, impressions: 356, clicks: 16 },
     google: { spend: 2170.3, impressions: 6530, clicks: 424 },
@@ -256,6 +281,7 @@ it('the scheduled job pulls every store, one replica at a time, with the daemon 
       GOOGLE_ADS_API_URL: fake.url,
       GOOGLE_OAUTH_TOKEN_URL: fake.tokenUrl,
       TIKTOK_API_URL: fake.url,
+      META_ASYNC_POLL_MS: '50',
     }),
   );
   const job = standardJobs(db, config, silentLogger(), pipeline.metrics, pipeline.nc).find(

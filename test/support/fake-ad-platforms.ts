@@ -2,7 +2,8 @@
  * A local stand-in for Meta, Google Ads and TikTok (node:http on 127.0.0.1, port 0) that replays the recorded
  * responses of test/fixtures/{meta,google-ads,tiktok}. The recorded days are moved so that the latest one is
  * the last day asked for. Hooks: `fail` (an expired token, a 429 once, a 5xx outage), `restate` (change a
- * body before it is sent: a restated day) and `generate` (a body of one's own, for the bench).
+ * body before it is sent: a restated day) and `generate` (a body of one's own, for the bench). Meta's long ranges
+ * run as asynchronous reports: started, reported running once, then completed, then paged.
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -10,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
 export type FakePlatform = 'meta' | 'google' | 'tiktok';
-export type FakeFailure = 'expired' | 'rate-limit-once' | 'outage' | null;
+/** `report-failed`: Meta's asynchronous reports end in `Job Failed` (Meta only). */
+export type FakeFailure = 'expired' | 'rate-limit-once' | 'outage' | 'report-failed' | null;
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const fixture = (p: string): string => readFileSync(path.join(FIXTURES, p), 'utf8');
@@ -19,6 +21,8 @@ const fixture = (p: string): string => readFileSync(path.join(FIXTURES, p), 'utf
 const LATEST: Record<FakePlatform, string> = { meta: '2023-06-02', google: '2024-06-02', tiktok: '2024-01-02' };
 
 const DAY_MS = 86_400_000;
+/** The report run id of the recorded asynchronous report; each report started gets the next ones. */
+const RUN_ID = 1128003977936306;
 const dayMs = (d: string): number => Date.parse(`${d}T00:00:00Z`);
 
 /** Moves every YYYY-MM-DD in `text` by whole days so that `latest` becomes `until`. */
@@ -44,6 +48,8 @@ export interface FakeAdPlatforms {
   fail: Record<FakePlatform, FakeFailure>;
   /** Changes a parsed response body before it is sent. */
   restate: Partial<Record<FakePlatform, (body: unknown) => unknown>>;
+  /** Meta's asynchronous reports started, by report run id: their range, and how often their status was asked. */
+  metaReports: Map<string, { timeRange: string; polls: number }>;
   /** Answers with a body of one's own for the asked range (page 1 only for Meta and TikTok). */
   generate: Partial<Record<FakePlatform, (from: string, to: string) => unknown>>;
   close(): Promise<void>;
@@ -52,6 +58,7 @@ export interface FakeAdPlatforms {
 export async function startFakeAdPlatforms(): Promise<FakeAdPlatforms> {
   const state: Omit<FakeAdPlatforms, 'url' | 'tokenUrl' | 'close'> = {
     requests: [],
+    metaReports: new Map(),
     fail: { meta: null, google: null, tiktok: null },
     restate: {},
     generate: {},
@@ -71,7 +78,7 @@ export async function startFakeAdPlatforms(): Promise<FakeAdPlatforms> {
   /** Answers a failure hook; true when it did. */
   function failed(platform: FakePlatform, res: http.ServerResponse): boolean {
     const f = state.fail[platform];
-    if (f === null) return false;
+    if (f === null || f === 'report-failed') return false;
     if (f === 'rate-limit-once') state.fail[platform] = null;
     if (f === 'outage') {
       send(res, 503, '<html><body>503 Service Unavailable</body></html>', { 'content-type': 'text/html' });
@@ -92,6 +99,19 @@ export async function startFakeAdPlatforms(): Promise<FakeAdPlatforms> {
       send(res, 200, fixture(f === 'expired' ? 'tiktok/error-expired-token.json' : 'tiktok/error-rate-limit.json'));
     }
     return true;
+  }
+
+  /** A page of Meta Insights rows for a `time_range`, `after` the cursor of page 1 for page 2. */
+  function metaInsights(res: http.ServerResponse, url: URL, timeRange: string): void {
+    const range = JSON.parse(timeRange) as { since?: string; until?: string };
+    const until = range.until ?? LATEST.meta;
+    const gen = state.generate.meta;
+    if (gen) return send(res, 200, gen(range.since ?? until, until));
+    if (url.searchParams.get('after') === 'NzIZD')
+      return reply('meta', res, fixture('meta/insights-page2.json'), until);
+    const next = new URL(url.toString());
+    next.searchParams.set('after', 'NzIZD');
+    reply('meta', res, fixture('meta/insights-page1.json').replace('{{NEXT}}', next.toString()), until);
   }
 
   function reply(platform: FakePlatform, res: http.ServerResponse, text: string, until: string): void {
@@ -123,15 +143,27 @@ export async function startFakeAdPlatforms(): Promise<FakeAdPlatforms> {
         if (/^\/v[\d.]+\/act_[^/]+\/insights$/.test(p)) {
           record('meta');
           if (failed('meta', res)) return;
-          const range = JSON.parse(url.searchParams.get('time_range') ?? '{}') as { since?: string; until?: string };
-          const until = range.until ?? LATEST.meta;
-          const gen = state.generate.meta;
-          if (gen) return send(res, 200, gen(range.since ?? until, until));
-          if (url.searchParams.get('after') === 'NzIZD')
-            return reply('meta', res, fixture('meta/insights-page2.json'), until);
-          const next = new URL(url.toString());
-          next.searchParams.set('after', 'NzIZD');
-          return reply('meta', res, fixture('meta/insights-page1.json').replace('{{NEXT}}', next.toString()), until);
+          if (req.method === 'POST') {
+            // An asynchronous report: its range is in the form body; polled, then paged like the synchronous one.
+            const id = String(RUN_ID + state.metaReports.size + 1);
+            state.metaReports.set(id, { timeRange: new URLSearchParams(body).get('time_range') ?? '{}', polls: 0 });
+            return send(res, 200, fixture('meta/async-report-start.json').replace(String(RUN_ID), id));
+          }
+          return metaInsights(res, url, url.searchParams.get('time_range') ?? '{}');
+        }
+        const run = /^\/v[\d.]+\/(\d+)(\/insights)?$/.exec(p);
+        if (run && state.metaReports.has(run[1]!)) {
+          record('meta');
+          if (failed('meta', res)) return;
+          const report = state.metaReports.get(run[1]!)!;
+          if (run[2]) return metaInsights(res, url, report.timeRange);
+          const status = report.polls++ === 0 ? 'running' : 'completed';
+          const text = fixture(`meta/async-report-${status}.json`).replace(String(RUN_ID), run[1]!);
+          return send(
+            res,
+            200,
+            state.fail.meta === 'report-failed' ? text.replace(/"Job (Running|Completed)"/, '"Job Failed"') : text,
+          );
         }
         if (/^\/v\d+\/customers\/\d+\/googleAds:searchStream$/.test(p) && req.method === 'POST') {
           record('google');

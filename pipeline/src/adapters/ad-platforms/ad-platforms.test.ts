@@ -70,6 +70,41 @@ describe('ad platform clients against recorded responses', () => {
     expect(asked[0]!.headers.authorization).toBe('Bearer meta-token');
   });
 
+  it('Meta: a long range runs as an asynchronous report, polled until done, then paged', async () => {
+    const rows = await clients.meta.pullDailyAdRows(META, '2026-09-03', '2026-12-01');
+    expect(rows.map((r) => r.day)).toEqual(['2026-11-30', '2026-12-01']);
+    expect(sum(rows, (r) => r.spendMicros)).toBe(22_880_000);
+    const asked = fake.requests.filter((r) => r.platform === 'meta');
+    expect(asked.map((r) => r.method)).toEqual(['POST', 'GET', 'GET', 'GET', 'GET']);
+    // The report is asked for with the synchronous query's parameters, in the form body.
+    const form = new URLSearchParams(asked[0]!.body);
+    expect(form.get('level')).toBe('ad');
+    expect(form.get('time_increment')).toBe('1');
+    expect(JSON.parse(form.get('time_range')!)).toEqual({ since: '2026-09-03', until: '2026-12-01' });
+    const [run] = [...fake.metaReports.keys()];
+    expect(new URL(asked[1]!.url, fake.url).pathname).toBe(`/v21.0/${run}`);
+    expect(new URL(asked[3]!.url, fake.url).pathname).toBe(`/v21.0/${run}/insights`);
+    expect(asked.every((r) => r.headers.authorization === 'Bearer meta-token')).toBe(true);
+    // One wait between the running and the completed status.
+    expect(sleeps).toEqual([DEFAULT_AD_PLATFORM_CONFIG.metaAsyncPollMs]);
+  });
+
+  it('Meta: a failed or overdue asynchronous report fails the pull, transient, naming the run', async () => {
+    fake.fail.meta = 'report-failed';
+    const failed = await clients.meta.pullDailyAdRows(META, '2026-09-03', '2026-12-01').catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(AdPlatformError);
+    expect((failed as AdPlatformError).auth).toBe(false);
+    expect((failed as Error).message).toMatch(/^meta: async report \d+: Job Failed$/);
+    fake.fail.meta = null;
+    const impatient = adPlatformClients({
+      ...DEFAULT_AD_PLATFORM_CONFIG,
+      metaGraphUrl: fake.url,
+      metaAsyncTimeoutMs: 1,
+    });
+    const overdue = await impatient.meta.pullDailyAdRows(META, '2026-09-03', '2026-12-01').catch((e: unknown) => e);
+    expect((overdue as Error).message).toMatch(/async report \d+ not done after 0 s \(Job Running, 50 %\)/);
+  });
+
   it('Google Ads: the refresh-token exchange, then exact cost_micros', async () => {
     const rows = await clients.google.pullDailyAdRows(GOOGLE, '2026-11-25', '2026-12-01');
     // 1061083620 + 1109219997 + 1164811394 micros, exactly.

@@ -1,6 +1,9 @@
 /**
  * Meta Marketing API Insights (docs/product.md, Ad spend from the ad platforms): `GET /{version}/act_<id>/insights`
- * with `level=ad`, `time_increment=1`, cursor paging through `paging.next`. Numbers arrive as decimal strings.
+ * with `level=ad`, `time_increment=1`, cursor paging through `paging.next`. A long range (the backfill) runs as an
+ * asynchronous report, as Meta advises for large reports: `POST .../insights` starts it, `GET /{report_run_id}` is
+ * polled until `Job Completed` at 100 %, and `GET /{report_run_id}/insights` pages its rows the same way. Numbers
+ * arrive as decimal strings.
  * Purchases: Meta reports the same purchases under several action types, so one is taken, never a sum: the
  * first present of `omni_purchase` (deduplicated across web, app and offline), `offsite_conversion.fb_pixel_purchase`,
  * `purchase`; the value comes from `action_values` under the same type.
@@ -133,10 +136,15 @@ export class MetaInsightsClient implements AdPlatformClient {
       fields: FIELDS,
       limit: '500',
     });
-    let url: string | null =
-      `${this.config.metaGraphUrl.replace(/\/$/, '')}/${this.config.metaApiVersion}/${encodeURIComponent(account.account)}/insights?${params}`;
-    const rows: AdRow[] = [];
+    const root = `${this.config.metaGraphUrl.replace(/\/$/, '')}/${this.config.metaApiVersion}`;
+    const insights = `${root}/${encodeURIComponent(account.account)}/insights`;
     const headers = { authorization: `Bearer ${account.token}` };
+    const days = (Date.parse(`${toDay}T00:00:00Z`) - Date.parse(`${fromDay}T00:00:00Z`)) / 86_400_000 + 1;
+    let url: string | null =
+      days >= this.config.metaAsyncMinDays
+        ? await this.asyncReport(root, insights, params, headers)
+        : `${insights}?${params}`;
+    const rows: AdRow[] = [];
     while (url) {
       const body = await requestJson('meta', this.config, url, { headers }, judgeMeta, this.http);
       if (!isObj(body) || !Array.isArray(body.data))
@@ -146,5 +154,54 @@ export class MetaInsightsClient implements AdPlatformClient {
       url = typeof next === 'string' && next ? next : null;
     }
     return rows;
+  }
+
+  /** Starts an asynchronous report and waits until it is done; the URL of its first page of rows. */
+  private async asyncReport(
+    root: string,
+    insights: string,
+    params: URLSearchParams,
+    headers: Record<string, string>,
+  ): Promise<string> {
+    const started = await requestJson(
+      'meta',
+      this.config,
+      insights,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `${params}`,
+      },
+      judgeMeta,
+      this.http,
+    );
+    const id = isObj(started) ? str(started.report_run_id) : '';
+    if (!/^\d+$/.test(id))
+      throw new AdPlatformError('meta', `async report: no report_run_id in ${excerpt(JSON.stringify(started))}`);
+    const sleep = this.http.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    const { metaAsyncPollMs: pollMs, metaAsyncTimeoutMs: timeoutMs } = this.config;
+    const deadline = Date.now() + timeoutMs;
+    for (let waited = 0; ; waited += pollMs) {
+      const run = await requestJson(
+        'meta',
+        this.config,
+        `${root}/${id}?fields=async_status,async_percent_completion`,
+        { headers },
+        judgeMeta,
+        this.http,
+      );
+      const status = isObj(run) ? str(run.async_status) : '';
+      const percent = isObj(run) ? Number(run.async_percent_completion) : NaN;
+      if (status === 'Job Completed' && percent === 100) return `${root}/${id}/insights?limit=500`;
+      if (status === 'Job Failed' || status === 'Job Skipped')
+        throw new AdPlatformError('meta', `async report ${id}: ${status}`);
+      // Not done: give up when the next wait would pass the time allowed (counted in waits and on the clock).
+      if (waited + pollMs > timeoutMs || Date.now() + pollMs > deadline)
+        throw new AdPlatformError(
+          'meta',
+          `async report ${id} not done after ${Math.round(waited / 1000)} s (${status || 'no status'}, ${percent} %)`,
+        );
+      await sleep(pollMs);
+    }
   }
 }

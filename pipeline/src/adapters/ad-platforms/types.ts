@@ -69,6 +69,12 @@ export interface AdPlatformConfig {
   maxRetries: number;
   /** Longest wait honoured between attempts; a platform asking for more fails the pull (the next run retries). */
   maxRetryDelayMs: number;
+  /** Meta ranges of at least this many days run as an asynchronous report (the 90-day backfill). */
+  metaAsyncMinDays: number;
+  /** Between two looks at an asynchronous report's status. */
+  metaAsyncPollMs: number;
+  /** An asynchronous report not done by then fails the pull (the next run starts another). */
+  metaAsyncTimeoutMs: number;
 }
 
 export const DEFAULT_AD_PLATFORM_CONFIG: AdPlatformConfig = {
@@ -81,6 +87,9 @@ export const DEFAULT_AD_PLATFORM_CONFIG: AdPlatformConfig = {
   timeoutMs: 60_000,
   maxRetries: 4,
   maxRetryDelayMs: 60_000,
+  metaAsyncMinDays: 31,
+  metaAsyncPollMs: 5_000,
+  metaAsyncTimeoutMs: 900_000,
 };
 
 /**
