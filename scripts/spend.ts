@@ -54,7 +54,7 @@ async function pull(opts: { store: string; days?: number }): Promise<void> {
         db,
         box,
         clients: adPlatformClients(config.platforms),
-        publish: jetStreamSpendPublisher(nc),
+        publish: jetStreamSpendPublisher(nc, { rowsPerSecond: config.publishRowsPerSecond }),
         partitions: Number(process.env.EVENT_PARTITIONS ?? DEFAULT_PARTITIONS),
         now: Date.now,
       },
@@ -108,7 +108,9 @@ async function importCsv(file: string, opts: { store: string; account?: string; 
       };
       byAccount.set(account, [...(byAccount.get(account) ?? []), row]);
     }
-    const publish = jetStreamSpendPublisher(nc);
+    const publish = jetStreamSpendPublisher(nc, {
+      rowsPerSecond: spendPullConfigFromEnv(process.env).publishRowsPerSecond,
+    });
     const partitions = Number(process.env.EVENT_PARTITIONS ?? DEFAULT_PARTITIONS);
     const accounts = [];
     for (const [account, rows] of byAccount) {

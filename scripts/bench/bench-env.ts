@@ -242,6 +242,24 @@ export async function waitForCommitted(
   while ((await committedMessages(env)) < count) await new Promise((r) => setTimeout(r, everyMs));
 }
 
+/** Push messages of `kind` (`ad_spend`, `order`, ...) the daemon has committed, from `pipeline_push_messages_total`. */
+export async function committedPushes(env: Pick<BenchEnv, 'pipelineMetrics'>, kind: string): Promise<number> {
+  const text = await env.pipelineMetrics();
+  let total = 0;
+  for (const m of text.matchAll(/^pipeline_push_messages_total\{kind="([a-z_]+)"\} (\d+(?:\.\d+)?)$/gm))
+    if (m[1] === kind) total += Number(m[2]);
+  return total;
+}
+
+/** Resolves once the daemon has committed `count` push messages of `kind` (see waitForCommitted on scraping). */
+export async function waitForPushes(
+  env: Pick<BenchEnv, 'pipelineMetrics'>,
+  kind: string,
+  count: number,
+): Promise<void> {
+  while ((await committedPushes(env, kind)) < count) await new Promise((r) => setTimeout(r, 250));
+}
+
 /** One scrape of a service's metrics (the text at its `/metrics`). */
 export const scrapeMetrics = (metricsUrl: string): Promise<string> => fetch(metricsUrl).then((r) => r.text());
 

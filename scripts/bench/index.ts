@@ -10,7 +10,7 @@
  *   npm run bench -- dashboard  [--events 2500] [--loads 10]
  *   npm run bench -- webhooks   [--deliveries 200] [--retries 20]
  *   npm run bench -- stop       [--events 50000] [--rounds 3]
- *   npm run bench -- spend      [--ads 500] [--days 90]
+ *   npm run bench -- spend      [--ads 500] [--days 90] [--rate 200] [--seconds 15]
  */
 import { Command, Option } from 'commander';
 import { positiveInteger } from '../cli-numbers';
@@ -145,6 +145,8 @@ program
   .description('A 90-day spend backfill of one ad account from the fake ad platforms, to rows stored')
   .option('--ads <n>', 'ads in the account', positiveInteger('ads'), 500)
   .option('--days <n>', 'days of the backfill', positiveInteger('days'), 90)
+  .option('--rate <n>', 'page views per second pushed beside the backfill', positiveInteger('rate'), 200)
+  .option('--seconds <n>', 'length of each page-view phase', positiveInteger('seconds'), 15)
   .action((o: SpendBenchOptions) => benchSpend(o));
 
 program.parseAsync().catch((err: unknown) => {

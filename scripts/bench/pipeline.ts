@@ -266,12 +266,13 @@ export function batchTimeBySteps(
   return { flush_seconds: Number(flush.toFixed(2)), steps };
 }
 
-function histogramCount(text: string): number {
+/** Observations of the visibility histogram in one scrape. */
+export function histogramCount(text: string): number {
   return sumOf(text.matchAll(new RegExp(`^${VIS}_count (\\d+)`, 'gm')));
 }
 
 /** Quantile of the observations made between two scrapes of the histogram. */
-function histogramQuantileSince(before: string, after: string, q: number): number | null {
+export function histogramQuantileSince(before: string, after: string, q: number): number | null {
   const grown = growthByLabel(before, after, new RegExp(`^${VIS}_bucket\\{le="([^"]+)"\\} (\\d+)`, 'gm'));
   const diff = [...grown].map(([le, n]) => `${VIS}_bucket{le="${le}"} ${n}`).join('\n');
   return histogramQuantile(diff, VIS, q);

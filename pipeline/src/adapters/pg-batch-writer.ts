@@ -94,6 +94,7 @@ export function createBatchWriter(
       const clicks: NewFacts['clicks'] = [];
       const dead: DeadLetterRow[] = [];
       let inBatchDuplicates = 0;
+      const pushCounts: Partial<Record<string, number>> = {};
 
       for (const item of items) {
         const d = item.decoded;
@@ -106,6 +107,7 @@ export function createBatchWriter(
           continue;
         }
         const seq = item.msg.seq;
+        if (d.kind !== 'event') pushCounts[d.kind] = (pushCounts[d.kind] ?? 0) + 1;
         switch (d.kind) {
           case 'event': {
             const key = `${d.storeId}\u0000${d.event.id}`;
@@ -178,6 +180,7 @@ export function createBatchWriter(
         duplicates: events.length - newEvents.length + inBatchDuplicates,
         deadLettered: dead.length,
         receivedAt: newEvents.map((e) => e.receivedAt),
+        pushes: pushCounts,
       };
     });
     for (const fn of committed) fn();

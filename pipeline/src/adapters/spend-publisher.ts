@@ -1,14 +1,33 @@
-/** Publishes the spend pull's ad-spend messages to JetStream, up to 1000 in flight, resolving after every ack. */
+/**
+ * Publishes the spend pull's day messages to JetStream, resolving after every ack. They go out at most
+ * `rowsPerSecond` rows a second: a 90-day backfill published at once would queue tens of thousands of rows ahead
+ * of the live events of the same partitions, and those events would wait seconds for the views
+ * (docs/decisions.md, Ad spend from the ad platforms).
+ */
 import { jetstream } from '@nats-io/jetstream';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/nats-core';
 import { RECEIVED_AT_HEADER } from '../../../contracts/src/subjects';
 import type { PublishSpend } from '../jobs/ad-spend-pull';
 
-export function jetStreamSpendPublisher(nc: NatsConnection): PublishSpend {
+export interface SpendPublisherOptions {
+  /** Rows a second at most (default 5,000, about half of what the pipeline applies on two cores). */
+  rowsPerSecond?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export function jetStreamSpendPublisher(nc: NatsConnection, opts: SpendPublisherOptions = {}): PublishSpend {
   const js = jetstream(nc);
+  const rowsPerSecond = opts.rowsPerSecond ?? 5_000;
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   return async (messages) => {
     const inFlight = new Set<Promise<unknown>>();
+    const started = Date.now();
+    let rows = 0;
     for (const m of messages) {
+      // Not ahead of the pace: this message's rows wait until the ones before it have had their time.
+      const due = started + (rows / rowsPerSecond) * 1000 - Date.now();
+      if (due > 0) await sleep(due);
+      rows += m.rows;
       const h = natsHeaders();
       h.set(RECEIVED_AT_HEADER, String(Date.now()));
       const p = js.publish(m.subject, m.payload, { msgID: m.msgId, headers: h });

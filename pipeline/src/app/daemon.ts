@@ -77,6 +77,7 @@ export async function startPipeline(
         metrics.eventsConsumed.inc({ result: 'stored' }, o.stored);
         metrics.eventsConsumed.inc({ result: 'duplicate' }, o.duplicates);
         metrics.eventsConsumed.inc({ result: 'dead_letter' }, o.deadLettered);
+        for (const [kind, n] of Object.entries(o.pushes ?? {})) if (n) metrics.pushesApplied.inc({ kind }, n);
         metrics.batchSize.observe(o.size);
         metrics.flushDuration.observe(r.seconds);
         const now = Date.now();

@@ -12,6 +12,12 @@ export function createPipelineMetrics() {
       labelNames: ['result'] as const,
       registers: [registry],
     }),
+    pushesApplied: new Counter({
+      name: 'pipeline_push_messages_total',
+      help: 'Store push and link-click messages committed, by kind (order, product, customer, ad_spend, link_click)',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
     batchSize: new Histogram({
       name: 'pipeline_batch_size',
       help: 'Messages per committed batch',

@@ -21,7 +21,7 @@ export async function runSpendPullJob(
       db: deps.db,
       box: deps.box,
       clients: adPlatformClients(config.platforms),
-      publish: jetStreamSpendPublisher(deps.nc),
+      publish: jetStreamSpendPublisher(deps.nc, { rowsPerSecond: config.publishRowsPerSecond }),
       partitions: deps.partitions,
       now: Date.now,
     },

@@ -30,6 +30,8 @@ export interface SpendMessage {
   subject: string;
   payload: string;
   msgId: string;
+  /** Ad-spend rows the message carries (the publisher paces by rows). */
+  rows: number;
 }
 
 /** Publishes to the EVENTS stream and resolves once JetStream acknowledged every message. */
@@ -145,9 +147,10 @@ export function spendDayMessages(storeId: string, rows: readonly AdSpendRow[], p
       SPEND_DAY_SUBJECT_NAME,
     );
     for (let i = 0; i < dayRows.length; i += MAX_DAY_ROWS) {
-      const payload = JSON.stringify({ rows: dayRows.slice(i, i + MAX_DAY_ROWS) });
+      const part = dayRows.slice(i, i + MAX_DAY_ROWS);
+      const payload = JSON.stringify({ rows: part });
       const digest = createHash('sha256').update(payload).digest('base64url').slice(0, 22);
-      out.push({ subject, payload, msgId: `${storeId}:ad-spend-day:${dayKey}:${digest}` });
+      out.push({ subject, payload, msgId: `${storeId}:ad-spend-day:${dayKey}:${digest}`, rows: part.length });
     }
   }
   return out;

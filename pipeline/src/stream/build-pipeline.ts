@@ -23,6 +23,8 @@ export interface BatchOutcome {
   deadLettered: number;
   /** Per-item receive time (epoch ms) for freshness figures. */
   receivedAt: number[];
+  /** Messages other than storefront events applied, by kind (`order`, `ad_spend`, `link_click`, ...). */
+  pushes?: Partial<Record<string, number>>;
 }
 
 export interface PipelinePorts {

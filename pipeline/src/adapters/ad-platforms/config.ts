@@ -10,6 +10,8 @@ export interface SpendPullConfig {
   windowDays: number;
   /** Days pulled on a connection's first pull. */
   backfillDays: number;
+  /** Rows a second the pulled days are published at, at most. */
+  publishRowsPerSecond: number;
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -50,5 +52,6 @@ export function spendPullConfigFromEnv(env: NodeJS.ProcessEnv): SpendPullConfig 
     },
     windowDays: positive(env, 'SPEND_PULL_WINDOW_DAYS', 7),
     backfillDays: positive(env, 'SPEND_BACKFILL_DAYS', 90),
+    publishRowsPerSecond: positive(env, 'SPEND_PUBLISH_ROWS_PER_S', 5_000),
   };
 }
