@@ -1,6 +1,17 @@
-/** Attribution models (docs/product.md, Attribution). */
-export const MODELS = ['first', 'last', 'linear', 'position', 'time_decay'] as const;
+/**
+ * Attribution models (docs/product.md, Attribution). `data_driven` credits by the weights of the store's stored
+ * Markov fit per goal, and only once the store has one (docs/product.md, Attribution, "Data-driven").
+ */
+export const MODELS = ['first', 'last', 'linear', 'position', 'time_decay', 'data_driven'] as const;
 export type Model = (typeof MODELS)[number];
+/** The models every store has from its first conversion: all but `data_driven`. */
+export const RULE_BASED_MODELS = [
+  'first',
+  'last',
+  'linear',
+  'position',
+  'time_decay',
+] as const satisfies readonly Model[];
 
 /** Conversion goals (docs/product.md, Conversions and goals). */
 export const GOALS = ['purchase', 'add_to_cart', 'checkout_start', 'payment_info_submitted'] as const;

@@ -5,7 +5,7 @@
  * pages for every model and goal, and each model's conversions sum to the number of conversions.
  */
 import request from 'supertest';
-import { GOALS, MODELS } from '../../contracts/src/attribution';
+import { GOALS, RULE_BASED_MODELS } from '../../contracts/src/attribution';
 import type { AttributionRecord } from '../../contracts/src/reports';
 import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
@@ -272,7 +272,7 @@ describe('get-list and get-list-sum', () => {
       'impressions',
     ] as const;
     for (const goal of GOALS) {
-      for (const model of MODELS) {
+      for (const model of RULE_BASED_MODELS) {
         const dims = ['channel', 'source', 'landing_page'];
         const all: AttributionRecord[] = [];
         let total = Infinity;

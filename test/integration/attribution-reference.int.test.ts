@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import type { StorefrontEvent } from '../../contracts/src/events';
 import type { ShopOrder } from '../../contracts/src/pushes';
-import { MODELS } from '../../contracts/src/attribution';
+import { RULE_BASED_MODELS } from '../../contracts/src/attribution';
 import { PUSH_SUBJECT_NAMES } from '../../contracts/src/subjects';
 import type { Db } from '../../storage/db';
 import { silentLogger } from '../../runtime/logger';
@@ -214,7 +214,7 @@ async function referenceRows(storeId: string): Promise<CreditRow[]> {
       },
       rules,
     );
-    for (const model of MODELS) {
+    for (const model of RULE_BASED_MODELS) {
       // One row per distinct dimensions, at the first index, summing its touchpoints (docs/decisions.md,
       // Storage, "One credit row per distinct touchpoint"); touchpoints without a share have no row.
       const byDims = new Map<string, CreditRow>();

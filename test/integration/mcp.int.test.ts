@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MODELS } from '../../contracts/src/attribution';
+import { RULE_BASED_MODELS } from '../../contracts/src/attribution';
 import type { AdRecord } from '../../contracts/src/ads';
 import type { McpConfigData } from '../../contracts/src/mcp';
 import type {
@@ -318,17 +318,17 @@ describe.each([
       ...range,
       dimensions: ['channel'],
       goal: 'purchase',
-      models: [...MODELS],
+      models: [...RULE_BASED_MODELS],
       filter: { channel },
     });
     // One row per platform of the channel (the API keeps paid and organic traffic apart).
     expect(out.records.length).toBeGreaterThanOrEqual(1);
     for (const row of out.records) {
       expect(row.channel).toBe(channel);
-      expect(Object.keys(row.by_model)).toEqual([...MODELS]);
+      expect(Object.keys(row.by_model)).toEqual([...RULE_BASED_MODELS]);
     }
     const platforms = new Set<string>();
-    for (const model of MODELS) {
+    for (const model of RULE_BASED_MODELS) {
       const all = await directData<AttributionListData>('all-attribution/get-list', {
         ...range,
         dimensions: ['channel'],

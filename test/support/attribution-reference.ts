@@ -18,6 +18,8 @@ export interface RefTouch {
   start: number;
   clientId: string;
   direct: boolean;
+  /** The touchpoint's channel (data-driven only). */
+  channel?: string;
 }
 
 /** An exact non-negative rational. */
@@ -56,8 +58,18 @@ export function referenceTouches<T extends RefTouch>(touches: readonly T[], at: 
 
 const r = (num: bigint | number, den: bigint | number): Rational => ({ num: BigInt(num), den: BigInt(den) });
 
-/** The exact shares of `n` time-ordered touchpoints under `model`; `starts` only matter to time decay. */
-export function referenceShares(model: Model, starts: readonly number[], halfLifeDays: number): Rational[] {
+/**
+ * The exact shares of `n` time-ordered touchpoints under `model`; `starts` only matter to time decay, `channels`
+ * and `weights` (a fit's weights by channel) to data-driven: each distinct channel takes its weight over the sum
+ * of the path's distinct channels' weights (equal shares when that sum is 0), split equally between its
+ * touchpoints.
+ */
+export function referenceShares(
+  model: Model,
+  starts: readonly number[],
+  halfLifeDays: number,
+  dataDriven?: { channels: readonly string[]; weights: Readonly<Record<string, number>> },
+): Rational[] {
   const n = starts.length;
   const each = (f: (i: number) => Rational): Rational[] => starts.map((_, i) => f(i));
   switch (model) {
@@ -78,6 +90,17 @@ export function referenceShares(model: Model, starts: readonly number[], halfLif
       const q = starts.map((s) => BigInt(Math.round(2 ** 32 * 2 ** ((s - latest) / h))));
       const total = q.reduce((a, b) => a + b, 0n);
       return q.map((x) => r(x, total));
+    }
+    case 'data_driven': {
+      if (!dataDriven) throw new RangeError('referenceShares: data_driven needs channels and weights');
+      const { channels, weights } = dataDriven;
+      const distinct = [...new Set(channels)];
+      const w = (c: string): bigint => BigInt(weights[c] ?? 0);
+      const sum = distinct.reduce((a, c) => a + w(c), 0n);
+      const touchesOf = (c: string): number => channels.filter((x) => x === c).length;
+      return channels.map((c) =>
+        sum > 0n ? r(w(c), sum * BigInt(touchesOf(c))) : r(1, distinct.length * touchesOf(c)),
+      );
     }
   }
 }
@@ -113,13 +136,21 @@ export function largestRemainder(total: bigint, shares: readonly Rational[]): bi
 export function referenceAttribution<T extends RefTouch>(
   touches: readonly T[],
   conversion: { at: number; valueCents: number; cogsCents: number },
-  rules: { lookbackDays: number; halfLifeDays: number },
+  rules: { lookbackDays: number; halfLifeDays: number; dataDrivenWeights?: Readonly<Record<string, number>> },
 ): RefAttribution<T> {
   const credited = referenceTouches(touches, conversion.at, rules.lookbackDays);
   const starts = credited.length > 0 ? credited.map((t) => t.start) : [conversion.at];
+  const channels = credited.length > 0 ? credited.map((t) => t.channel ?? '') : ['direct'];
   const credits = {} as Record<Model, RefCredit[]>;
   for (const model of MODELS) {
-    const shares = referenceShares(model, starts, rules.halfLifeDays);
+    // Without a fit the data-driven model credits nothing.
+    if (model === 'data_driven' && !rules.dataDrivenWeights) {
+      credits[model] = [];
+      continue;
+    }
+    const fit =
+      model === 'data_driven' && rules.dataDrivenWeights ? { channels, weights: rules.dataDrivenWeights } : undefined;
+    const shares = referenceShares(model, starts, rules.halfLifeDays, fit);
     const weights = largestRemainder(BigInt(WEIGHT_SCALE), shares);
     const values = largestRemainder(BigInt(conversion.valueCents), shares);
     const cogs = largestRemainder(BigInt(conversion.cogsCents), shares);

@@ -65,7 +65,10 @@ const each = (names: readonly string[], f: () => Field): Table => Object.fromEnt
 
 export const VERSION = 'v2-4-2';
 export const DIMENSIONS = ['campaign', 'channel', 'source', 'medium', 'landing_page'] as const;
+/** The rule-based models, which every store has (the live tests call each). */
 export const MODELS = ['first', 'last', 'linear', 'position', 'time_decay'] as const;
+/** Every model a field may name: the rule-based ones and `data_driven`, which exists once a store is fitted. */
+export const ALL_MODELS = [...MODELS, 'data_driven'] as const;
 export const GOALS = ['purchase', 'add_to_cart', 'checkout_start', 'payment_info_submitted'] as const;
 /** Ad report dimensions (docs/product.md, Ads attribution); `ad_name` is an alias of `ad`. */
 export const AD_DIMENSIONS = ['channel', 'platform', 'campaign', 'ad_set', 'ad', 'ad_name'] as const;
@@ -364,9 +367,9 @@ export const CAMPAIGN_ORDER_LIST: Table = {
 export const SETTING_MODELS: Table = {
   records: arr(
     obj({
-      code: str({ oneOf: MODELS }),
+      code: str({ oneOf: ALL_MODELS }),
       name: str(),
-      base_model: str({ oneOf: MODELS }),
+      base_model: str({ oneOf: ALL_MODELS }),
       lookback_days: int(),
       position_weights: nullable(obj({ first: num(), middle: num(), last: num() })),
       half_life_days: nullable(num()),
@@ -445,7 +448,7 @@ export const GET_LIST_SUM_REQUEST: Table = {
   end_date: date(),
   // spec: at most 3; docs/product.md, API conventions: 1..3 distinct
   dimensions: arr(str({ oneOf: DIMENSIONS }), { minItems: LIMITS.dimensions.min, maxItems: LIMITS.dimensions.max }),
-  model: str({ oneOf: MODELS }),
+  model: str({ oneOf: ALL_MODELS }),
   goal: str({ oneOf: GOALS }),
 };
 
@@ -473,7 +476,7 @@ export const AD_SUM_REQUEST: Table = {
   start_date: date(),
   end_date: date(),
   dimensions: arr(str({ oneOf: AD_DIMENSIONS }), { minItems: 1, maxItems: 4 }),
-  model: str({ oneOf: MODELS }),
+  model: str({ oneOf: ALL_MODELS }),
   goal: str({ oneOf: GOALS }),
   filters: optional(arr(obj({ key: str(), operator: str(), value: anyValue() }), { maxItems: 20 })),
 };
@@ -499,7 +502,7 @@ export const CAMPAIGN_ORDER_LIST_REQUEST: Table = {
   source: optional(str()),
   medium: optional(str()),
   platform: optional(str()),
-  model: optional(str({ oneOf: MODELS })),
+  model: optional(str({ oneOf: ALL_MODELS })),
   goal: optional(str({ oneOf: GOALS })),
   page: optional(int()),
   page_size: optional(int({ minimum: LIMITS.pageSize.min, maximum: LIMITS.pageSize.max })),

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { MODELS } from '../../../contracts/src/attribution';
+import { RULE_BASED_MODELS } from '../../../contracts/src/attribution';
 import { addToCart, DAY, ms, page, pageView, personFacts, UNIT } from '../../../test/support/fact-builders';
 import { type ConversionView, type Credit, recomputePerson } from '../domain/recompute-person';
 import { creditRowsOf } from './pg-views';
@@ -40,7 +40,7 @@ const conversionWith = (credits: Credit[]): ConversionView => ({
 });
 
 const creditArb: fc.Arbitrary<Credit> = fc.record({
-  model: fc.constantFrom(...MODELS),
+  model: fc.constantFrom(...RULE_BASED_MODELS),
   channel: fc.constantFrom('direct' as const, 'paid_search' as const, 'organic_social' as const),
   source: fc.constantFrom('google', 'facebook', ''),
   medium: fc.constantFrom('cpc', ''),
@@ -80,7 +80,7 @@ describe('creditRowsOf', () => {
         expect(grouped(rows)).toEqual(grouped(credits));
         for (const r of rows) expect([r.goal, r.key, r.day]).toEqual(['purchase', 'o1', '2026-03-10']);
         // Each model's touches add up to its credits.
-        for (const model of MODELS) {
+        for (const model of RULE_BASED_MODELS) {
           const touches = rows.filter((r) => r.model === model).reduce((a, r) => a + r.touches, 0);
           expect(touches).toBe(credits.filter((c) => c.model === model).length);
         }

@@ -11,6 +11,7 @@ import type { AdSpendRow, ShopCustomer, ShopOrder, ShopProduct } from '../../../
 import type { LinkClick } from '../domain/decode-message';
 import { adSpendKey, type AdSpendFact } from '../domain/facts';
 import { greatestPerKey, type PushVersion, pushVersionOf, storedUpdatedAt } from '../domain/push-versions';
+import type { StoreRules } from '../domain/recompute-person';
 
 export interface StoreSettings {
   storeId: string;
@@ -19,6 +20,8 @@ export interface StoreSettings {
   lookbackDays: number;
   /** Half-life of the time-decay model, in days. */
   halfLifeDays: number;
+  /** The data-driven fit's integer weights by channel, per fitted goal. */
+  dataDrivenWeights?: StoreRules['dataDrivenWeights'];
 }
 
 /** Conversion rates of the stores to their currency (docs/product.md, Conversions and goals), per store: currency -> rate. */
@@ -42,10 +45,13 @@ export async function loadStores(q: Query, storeIds: readonly string[]): Promise
     currency: string;
     lookback_days: number;
     half_life_days: number;
+    data_driven: StoreRules['dataDrivenWeights'] | null;
   }>(
     'stores.load',
-    `select store_id, timezone, currency, lookback_days, half_life_days::float8 as half_life_days
-     from stores where store_id = any($1::text[])`,
+    `select store_id, timezone, currency, lookback_days, half_life_days::float8 as half_life_days,
+       (select jsonb_object_agg(f.goal, f.weights) from data_driven_fits f
+         where f.store_id = s.store_id and f.weights is not null) as data_driven
+     from stores s where store_id = any($1::text[])`,
     [storeIds],
   );
   return new Map(
@@ -57,6 +63,7 @@ export async function loadStores(q: Query, storeIds: readonly string[]): Promise
         currency: r.currency,
         lookbackDays: r.lookback_days,
         halfLifeDays: r.half_life_days,
+        dataDrivenWeights: r.data_driven ?? undefined,
       },
     ]),
   );

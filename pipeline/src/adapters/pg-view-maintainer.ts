@@ -249,6 +249,7 @@ async function maintainPersons(ctx: StoreStep, batch: StoreBatch, affected: Affe
     timezone: batch.store.timezone,
     lookbackDays: batch.store.lookbackDays,
     halfLifeDays: batch.store.halfLifeDays,
+    dataDrivenWeights: batch.store.dataDrivenWeights,
   };
   const personIds = [...affected.persons].sort();
   const replaced = [...personIds, ...affected.mergedAway];

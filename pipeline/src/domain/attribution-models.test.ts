@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { MODELS, WEIGHT_SCALE, type Model } from '../../../contracts/src/attribution';
+import { RULE_BASED_MODELS, WEIGHT_SCALE, type Model } from '../../../contracts/src/attribution';
 import { creditTouches, modelFractions, type TouchCredit } from './attribution-models';
 
 const DAY = 86_400_000;
@@ -91,7 +91,7 @@ describe('modelFractions', () => {
   });
 
   it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('throws on n = %p', (n) => {
-    for (const model of MODELS) {
+    for (const model of RULE_BASED_MODELS) {
       expect(() => modelFractions(model, n)).toThrow(RangeError);
     }
   });
@@ -169,7 +169,7 @@ describe('creditTouches', () => {
     const money = fc.integer({ min: 0, max: 10_000_000_000_000 });
     fc.assert(
       fc.property(
-        fc.constantFrom(...MODELS),
+        fc.constantFrom(...RULE_BASED_MODELS),
         fc.array(fc.integer({ min: 0, max: 180 * DAY }), { minLength: 1, maxLength: 30 }),
         fc.constantFrom(0.5, 1, 7, 30),
         money,

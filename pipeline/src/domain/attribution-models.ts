@@ -5,9 +5,18 @@
  */
 import type { Model } from '../../../contracts/src/attribution';
 import { apportion, type Fraction } from './apportion';
+import { dataDrivenFractions } from './markov-chain';
 import { type DecayTiming, timeDecayFractions } from './time-decay';
 
 export type { DecayTiming } from './time-decay';
+
+/** What the models beyond position need of a conversion's touchpoints: their times, and their channels. */
+export interface ModelTiming extends DecayTiming {
+  /** Channel of each touchpoint, in order (data-driven). */
+  channels?: readonly string[];
+  /** The stored fit's integer weights by channel (data-driven); without them the model gives no credit. */
+  dataDrivenWeights?: Readonly<Record<string, number>>;
+}
 
 /** What one conversion distributes over its touchpoints: weight units (normally WEIGHT_SCALE) and money micro-units. */
 export interface CreditAmounts {
@@ -35,11 +44,14 @@ const fill = (n: number, f: (i: number) => Fraction): Fraction[] => Array.from({
  * - `first`: 1 to index 0; `last`: 1 to index n-1; `linear`: 1/n each;
  * - `position`: 1 for n = 1, 1/2 + 1/2 for n = 2, else 2/5 first, 2/5 last and 1/(5(n-2)) to each middle
  *   touchpoint, all over the common denominator 5(n-2) so that they sum to exactly 1;
- * - `time_decay`: 2^(-Δt/H) normalised, from the touchpoints' times in `timing` (see time-decay.ts).
+ * - `time_decay`: 2^(-Δt/H) normalised, from the touchpoints' times in `timing` (see time-decay.ts);
+ * - `data_driven`: the fit's weights over the distinct channels in `timing`, each channel's share split equally
+ *   between its touchpoints (see markov-chain.ts, dataDrivenFractions).
  *
- * @throws RangeError when `n` is not a positive safe integer, or `time_decay` has no timing of `n` touchpoints
+ * @throws RangeError when `n` is not a positive safe integer, `time_decay` has no timing of `n` touchpoints, or
+ *   `data_driven` no channels of `n` touchpoints and weights
  */
-export function modelFractions(model: Model, n: number, timing?: DecayTiming): Fraction[] {
+export function modelFractions(model: Model, n: number, timing?: ModelTiming): Fraction[] {
   if (!Number.isSafeInteger(n) || n < 1) {
     throw new RangeError(`modelFractions: n must be a positive integer, got ${n}`);
   }
@@ -62,6 +74,12 @@ export function modelFractions(model: Model, n: number, timing?: DecayTiming): F
       }
       return timeDecayFractions(timing.starts, timing.halfLifeMs);
     }
+    case 'data_driven': {
+      if (timing?.channels?.length !== n || !timing.dataDrivenWeights) {
+        throw new RangeError(`modelFractions: data_driven needs the channels of its ${n} touchpoints and weights`);
+      }
+      return dataDrivenFractions(timing.channels, timing.dataDrivenWeights);
+    }
   }
 }
 
@@ -75,7 +93,7 @@ export function modelFractions(model: Model, n: number, timing?: DecayTiming): F
  * @throws RangeError when `n` is not a positive integer, an amount is not a safe integer, or `time_decay`
  *   has no timing
  */
-export function creditTouches(model: Model, n: number, amounts: CreditAmounts, timing?: DecayTiming): TouchCredit[] {
+export function creditTouches(model: Model, n: number, amounts: CreditAmounts, timing?: ModelTiming): TouchCredit[] {
   const fractions = modelFractions(model, n, timing);
   const weights = apportion(amounts.weight, fractions);
   const values = apportion(amounts.value, fractions);

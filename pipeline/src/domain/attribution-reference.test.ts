@@ -4,7 +4,8 @@
  * journeys under every model (docs/product.md, Attribution).
  */
 import fc from 'fast-check';
-import { LOOKBACK_DAYS, type Model, MODELS } from '../../../contracts/src/attribution';
+import { GOALS, LOOKBACK_DAYS, type Model, MODELS, RULE_BASED_MODELS } from '../../../contracts/src/attribution';
+import { CHANNELS } from '../../../contracts/src/channels';
 import { type ConversionView, type PersonView, recomputePerson, type StoreRules } from './recompute-person';
 import type { Session } from './sessionize';
 import {
@@ -49,6 +50,7 @@ const touchesOf = (view: PersonView): Array<RefTouch & { session: Session }> =>
     clientId: session.clientId,
     // docs/product.md, Sessions and touchpoints: direct is (direct) / (none).
     direct: session.touch.source === '(direct)' && session.touch.medium === '(none)',
+    channel: session.touch.channel,
     session,
   }));
 
@@ -57,7 +59,7 @@ function referenceOf(view: PersonView, c: ConversionView, rules: StoreRules, mod
   const ref = referenceAttribution(
     touchesOf(view),
     { at: c.at, valueCents: c.valueMicros / CENT, cogsCents: c.cogsMicros / CENT },
-    rules,
+    { ...rules, dataDrivenWeights: rules.dataDrivenWeights?.[c.goal] },
   );
   return ref.credits[model].map((k, i): [string, number, number, number] => [
     ref.touches[i]?.session.touch.source ?? '(direct)',
@@ -88,7 +90,7 @@ describe('the reference model, by hand', () => {
       { lookbackDays: 7, halfLifeDays: 7 },
     );
     expect(ref.touches).toEqual([]);
-    for (const model of MODELS) expect(ref.credits[model].map((k) => k.weight)).toEqual([1_000_000]);
+    for (const model of RULE_BASED_MODELS) expect(ref.credits[model].map((k) => k.weight)).toEqual([1_000_000]);
   });
 });
 
@@ -136,12 +138,45 @@ describe('recomputePerson against the reference model', () => {
       ['newsletter', 475_615, 4_757, 951],
       ['facebook', 475_615, 4_756, 951],
     ],
+    // No fit for the store: the data-driven model credits nothing.
+    data_driven: [],
   };
 
   it.each(MODELS)('%s: a hand-worked journey', (model) => {
     expect(credits(cart, model)).toEqual(expected[model]);
     const ref = referenceOf(view, cart, rules, model).filter(([, w, v, c]) => w + v + c > 0);
     expect(ref).toEqual(expected[model]);
+  });
+
+  it('data_driven: the same journey under a stored fit', () => {
+    // Weights 0.6 (google's channel), 0.3 (newsletter's), 0.1 (facebook's), one touchpoint each:
+    //   weight [600_000, 300_000, 100_000]; value 6_000.6, 3_000.3, 1_000.1: one unit left, to .6 -> google:
+    //   [6_001, 3_000, 1_000]; cogs [1_200, 600, 200] exactly.
+    const channelOf = (source: string): string =>
+      touchesOf(view).find((t) => t.session.touch.source === source)!.session.touch.channel;
+    const [google, newsletter, facebook] = ['google', 'newsletter', 'facebook'].map(channelOf);
+    expect(new Set([google, newsletter, facebook]).size).toBe(3);
+    const fitted: StoreRules = {
+      ...rules,
+      dataDrivenWeights: {
+        add_to_cart: { [google!]: 600_000_000, [newsletter!]: 300_000_000, [facebook!]: 100_000_000 },
+      },
+    };
+    const cartUnderFit = recomputePerson(personFacts(events, [], { costs: COSTS }), fitted).conversions.find(
+      (c) => c.goal === 'add_to_cart',
+    )!;
+    const want = [
+      ['google', 600_000, 6_001, 1_200],
+      ['newsletter', 300_000, 3_000, 600],
+      ['facebook', 100_000, 1_000, 200],
+    ];
+    expect(credits(cartUnderFit, 'data_driven')).toEqual(want);
+    expect(referenceOf(view, cartUnderFit, fitted, 'data_driven')).toEqual(want);
+    // The purchase goal has no fit: none of its credits are data-driven.
+    const others = recomputePerson(personFacts(events, [], { costs: COSTS }), fitted).conversions.filter(
+      (c) => c.goal !== 'add_to_cart',
+    );
+    for (const c of others) expect(credits(c, 'data_driven')).toEqual([]);
   });
 
   it('linear and position over four touchpoints: 1/4 each, and 2/5, 1/10, 1/10, 2/5', () => {
@@ -204,12 +239,21 @@ const arbJourney = fc
     });
     const order = fc.record({ at, cents, landing: fc.constantFrom('', '/?utm_source=tiktok&utm_medium=cpc') });
     return fc.record({
+      // Sometimes a data-driven fit for some goals: integer weights over channels, some of them 0 or missing.
+      dataDrivenWeights: fc.option(
+        fc.dictionary(
+          fc.constantFrom(...GOALS),
+          fc.dictionary(fc.constantFrom(...CHANNELS), fc.integer({ min: 0, max: 1_000_000_000 })),
+        ),
+        { nil: undefined },
+      ),
       rules: fc.constant({ timezone: 'UTC', lookbackDays, halfLifeDays }),
       steps: fc.array(step, { minLength: 1, maxLength: 40 }),
       orders: fc.array(order, { maxLength: 2 }),
     });
   })
-  .map(({ rules, steps, orders }) => {
+  .map(({ rules: base, dataDrivenWeights, steps, orders }) => {
+    const rules: StoreRules = dataDrivenWeights ? { ...base, dataDrivenWeights } : base;
     const events = steps.map((s, i) => {
       const id = `e${String(i).padStart(2, '0')}`;
       const lines: Array<[string, number]> = [[s.variant, s.qty]];
@@ -236,7 +280,7 @@ describe('recomputePerson against the reference model: random journeys', () => {
           const ref = referenceAttribution(
             touchesOf(view),
             { at: c.at, valueCents: c.valueMicros / CENT, cogsCents: c.cogsMicros / CENT },
-            rules,
+            { ...rules, dataDrivenWeights: rules.dataDrivenWeights?.[c.goal] },
           );
           // Every touchpoint with a share, in order, with its dimensions and its integer credits.
           const want = ref.credits[model].flatMap((k, index) => {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type Goal, type Model, MODELS, WEIGHT_SCALE } from '../../../contracts/src/attribution';
+import { type Goal, type Model, RULE_BASED_MODELS, WEIGHT_SCALE } from '../../../contracts/src/attribution';
 import { type EventFact, type OrderFact, toOrderFact } from './facts';
 import {
   type ConversionView,
@@ -366,7 +366,7 @@ describe('recomputePerson: which touchpoints a conversion is credited to', () =>
     const direct = { campaign: '(direct)', channel: 'direct', source: '(direct)', medium: '(none)', time: T };
     expect(c.firstTouch).toEqual(direct);
     expect(c.lastTouch).toEqual(direct);
-    for (const model of MODELS) {
+    for (const model of RULE_BASED_MODELS) {
       expect(c.credits.filter((k) => k.model === model)).toEqual<Credit[]>([
         {
           channel: 'direct',
@@ -932,7 +932,7 @@ describe('recomputePerson: cost of goods', () => {
     const c = only(recompute(events, orders, PARIS, { costs }));
     expect(c.cogsMicros).toBe(cogs);
     expect(c.variantIds).toEqual(variants);
-    for (const model of MODELS) {
+    for (const model of RULE_BASED_MODELS) {
       expect(sum(c.credits.filter((k) => k.model === model).map((k) => k.cogsMicros))).toBe(cogs);
     }
   });
@@ -1032,7 +1032,7 @@ describe('recomputePerson: properties', () => {
       fc.property(arbPerson, (p) => {
         const view = recomputeRandom(p);
         for (const c of view.conversions) {
-          for (const model of MODELS) {
+          for (const model of RULE_BASED_MODELS) {
             const credits = c.credits.filter((k) => k.model === model);
             expect(sum(credits.map((k) => k.weight))).toBe(WEIGHT_SCALE);
             expect(sum(credits.map((k) => k.newWeight))).toBe(c.isNew ? WEIGHT_SCALE : 0);

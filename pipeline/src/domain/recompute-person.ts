@@ -22,6 +22,11 @@ export interface StoreRules {
   lookbackDays: number;
   /** Half-life of the time-decay model, in days (> 0). */
   halfLifeDays: number;
+  /**
+   * The stored data-driven fit's integer weights by channel, per goal; a goal without a fit gets no
+   * `data_driven` credits (docs/product.md, Attribution, "Data-driven").
+   */
+  dataDrivenWeights?: Partial<Record<Goal, Readonly<Record<string, number>>>>;
 }
 
 export interface PersonFacts {
@@ -394,7 +399,13 @@ export function recomputePerson(facts: PersonFacts, rules: StoreRules, keep?: Ke
           adId: touch.adId,
         }));
     const times = selection.syntheticDirect ? [d.at] : selection.touches.map((t) => t.start);
-    const timing = { starts: times, halfLifeMs: rules.halfLifeDays * DAY_MS };
+    const dataDrivenWeights = rules.dataDrivenWeights?.[d.goal];
+    const timing = {
+      starts: times,
+      halfLifeMs: rules.halfLifeDays * DAY_MS,
+      channels: dims.map((x) => x.channel),
+      dataDrivenWeights,
+    };
     // Money is apportioned in whole cents (see toMicros), weights in millionths of a conversion.
     const amounts = {
       weight: WEIGHT_SCALE,
@@ -404,6 +415,7 @@ export function recomputePerson(facts: PersonFacts, rules: StoreRules, keep?: Ke
     const credits: Credit[] = [];
     if (!kept || d.goal === 'purchase') {
       for (const model of MODELS) {
+        if (model === 'data_driven' && !dataDrivenWeights) continue;
         for (const c of creditTouches(model, dims.length, amounts, timing)) {
           credits.push(creditOf(dims[c.index]!, model, c, isNew));
         }

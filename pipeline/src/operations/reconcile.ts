@@ -36,6 +36,7 @@ import {
   writeAnalytics,
 } from '../adapters/analytics-rollups';
 import { besideBackground, eventLoopTurns } from '../adapters/beside-statements';
+import { loadStores } from '../adapters/pg-fact-store';
 import { accumulateAdCredits, type AdRollupSums, mergeAdDeltas } from '../domain/ad-rollup';
 import { addSums, isZeroSums } from '../domain/credit-sums';
 import { adRollupDrift, applyAdRollupDelta } from '../adapters/ad-rollup';
@@ -106,16 +107,14 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
       if (opts.repair) {
         await q('reconcile.lock', `lock table ${VIEW_TABLES.join(', ')} in exclusive mode`);
       }
-      const [store] = await q<{ timezone: string; lookback_days: number; half_life_days: number }>(
-        'reconcile.store',
-        'select timezone, lookback_days, half_life_days::float8 as half_life_days from stores where store_id = $1',
-        [storeId],
-      );
+      const [store] = await loadStores(q, [storeId]).then((m) => [...m.values()]);
       if (!store) throw new Error(`no store with id ${storeId}`);
+      // The stored settings and data-driven fits: reconciliation holds under the weights stored.
       const rules: StoreRules = {
         timezone: store.timezone,
-        lookbackDays: store.lookback_days,
-        halfLifeDays: store.half_life_days,
+        lookbackDays: store.lookbackDays,
+        halfLifeDays: store.halfLifeDays,
+        dataDrivenWeights: store.dataDrivenWeights,
       };
 
       // Identity from the links alone.

@@ -37,6 +37,11 @@ const MODEL_TEXT: Record<Model, { name: string; description: string }> = {
     description:
       'Each touchpoint weighs 2^(-t/H), t the time from its session start to the conversion and H the half-life, normalised to 1.',
   },
+  data_driven: {
+    name: 'Data-driven',
+    description:
+      "Each channel's removal effect in a Markov chain fitted on the store's converting and non-converting journeys of the last 90 days; a conversion's credit goes to its channels by those weights, then equally to each channel's touchpoints.",
+  },
 };
 
 const POSITION_WEIGHTS: Partial<Record<Model, ModelSettingRecord['position_weights']>> = {
