@@ -4,6 +4,16 @@
  */
 export const MODELS = ['first', 'last', 'linear', 'position', 'time_decay', 'data_driven'] as const;
 export type Model = (typeof MODELS)[number];
+/**
+ * The data-driven model is fitted only on this much (docs/product.md, Attribution, "Data-driven"): conversions of
+ * the goal and paths (converting and not) in the 90-day window.
+ */
+export const DATA_DRIVEN_MIN_CONVERSIONS = 100;
+export const DATA_DRIVEN_MIN_PATHS = 1_000;
+export const DATA_DRIVEN_WINDOW_DAYS = 90;
+/** A stored fit's integer weights sum to exactly this (or are all 0). */
+export const FIT_WEIGHT_SCALE = 1_000_000_000;
+
 /** The models every store has from its first conversion: all but `data_driven`. */
 export const RULE_BASED_MODELS = [
   'first',

@@ -33,6 +33,45 @@ export interface ModelSettingRecord {
   /** The model reports are read under when none is named (`last`). */
   is_default: boolean;
   description: string;
+  /** `data_driven` only: the store's fit per goal (docs/product.md, Attribution, "Data-driven"). */
+  data_driven?: DataDrivenStatus;
+}
+
+/** The data-driven model's state for a store: its thresholds and the last fit of each goal. */
+export interface DataDrivenStatus {
+  /**
+   * Conversions of the goal the 90-day window must hold for a fit.
+   * @isInt
+   */
+  min_conversions: number;
+  /**
+   * Paths (converting and not) the window must hold for a fit.
+   * @isInt
+   */
+  min_paths: number;
+  goals: DataDrivenGoalStatus[];
+}
+
+export interface DataDrivenGoalStatus {
+  goal: Goal;
+  /** Reports of this goal accept `model: "data_driven"`. */
+  fitted: boolean;
+  /** Why the goal is not fitted (its counts against the thresholds, or no fit yet); null when fitted. */
+  reason: string | null;
+  /** Each channel's weight (its normalised removal effect), summing to 1; empty when not fitted. */
+  weights: Record<string, number>;
+  /** The fit's window, `YYYY-MM-DD`, end exclusive; null before the first fit. */
+  window_from: string | null;
+  window_to: string | null;
+  /**
+   * Paths and conversions in the window at the last fit.
+   * @isInt
+   */
+  paths: number;
+  /** @isInt */
+  conversions: number;
+  /** When the last fit ran, `YYYY-MM-DD HH:MM:SS` store time; null before the first. */
+  fitted_at: string | null;
 }
 
 export interface SettingModelsData {

@@ -3,7 +3,7 @@
  * the key), the models (get/setting-models when the server has it, else the built-in ones of the contracts)
  * and the goals likewise.
  */
-import { GOALS, MODELS } from '../../contracts/src/attribution';
+import { GOALS, RULE_BASED_MODELS } from '../../contracts/src/attribution';
 import type { Client } from './api';
 import type { Option } from './state';
 import type { DataHealth, SettingModel } from './types';
@@ -47,9 +47,12 @@ export async function bootstrap(client: Client): Promise<Bootstrap> {
       ? client.post<{ goals: Array<{ code: string; name: string }> }>('get/setting-goals')
       : null,
   ]);
+  // `data_driven` is offered once the store is fitted for some goal; a goal without a fit answers 400 under it.
   const modelList = models?.records.length
-    ? models.records.map((m) => ({ code: m.code, name: m.name }))
-    : MODELS.map(option);
+    ? models.records
+        .filter((m) => m.code !== 'data_driven' || m.data_driven?.goals.some((g) => g.fitted))
+        .map((m) => ({ code: m.code, name: m.name }))
+    : RULE_BASED_MODELS.map(option);
   return {
     today: health.now.slice(0, 10),
     freshness: health.views_updated_at,

@@ -66,6 +66,8 @@ export interface SettingModel {
   name: string;
   lookback_days: number;
   is_default: boolean;
+  /** `data_driven` only: which goals are fitted. */
+  data_driven?: { goals: Array<{ goal: string; fitted: boolean }> };
 }
 
 /** The analytics and ads operations' shapes, as the contracts define them (docs/product.md, Analytics, Ads attribution). */

@@ -1,4 +1,4 @@
-import { MODELS } from '../../contracts/src/attribution';
+import { RULE_BASED_MODELS } from '../../contracts/src/attribution';
 import { ModelCatalog } from './models';
 import { ReportApiError, type ModelSetting, type ReportClient } from './report-client';
 
@@ -44,7 +44,7 @@ describe('ModelCatalog', () => {
         Promise.reject(new ReportApiError(404, 'path: no route for POST /v2-4-2/api/get/setting-models')),
       ),
     );
-    expect(await catalog.list()).toEqual({ codes: [...MODELS], defaultModel: 'last' });
+    expect(await catalog.list()).toEqual({ codes: [...RULE_BASED_MODELS], defaultModel: 'last' });
   });
 
   it('passes other failures on, and asks again on the next call', async () => {

@@ -1,10 +1,10 @@
 /**
  * Which attribution models the deployment offers, and its default. The API's `get/setting-models` is the
- * source where the deployment has it; otherwise the models this build knows (contracts' MODELS) with `last` as
+ * source where the deployment has it; otherwise the rule-based models this build knows with `last` as
  * the default. Asked once per catalog (one per MCP server instance, i.e. per HTTP request or per stdio run)
  * and kept for a minute.
  */
-import { MODELS, type Model } from '../../contracts/src/attribution';
+import { RULE_BASED_MODELS, type Model } from '../../contracts/src/attribution';
 import { FALLBACK_MODEL } from './defaults';
 import { ReportApiError, type ReportClient } from './report-client';
 
@@ -46,13 +46,16 @@ export class ModelCatalog {
     try {
       const records = await this.client.settingModels();
       if (records.length > 0) {
-        const codes = records.map((r) => r.code);
+        // `data_driven` is offered once the store has a fit (docs/product.md, Attribution, "Data-driven").
+        const codes = records
+          .filter((r) => r.code !== 'data_driven' || r.data_driven?.goals.some((g) => g.fitted))
+          .map((r) => r.code);
         return { codes, defaultModel: records.find((r) => r.is_default)?.code ?? codes[0]! };
       }
     } catch (err) {
       // 404: this deployment has no model settings yet; anything else (a refused key, ...) is the caller's to see.
       if (!(err instanceof ReportApiError && err.status === 404)) throw err;
     }
-    return { codes: [...MODELS], defaultModel: FALLBACK_MODEL };
+    return { codes: [...RULE_BASED_MODELS], defaultModel: FALLBACK_MODEL };
   }
 }

@@ -43,6 +43,8 @@ export interface ModelSetting {
   code: string;
   name: string;
   is_default: boolean;
+  /** `data_driven` only: which goals are fitted. */
+  data_driven?: { goals: Array<{ goal: string; fitted: boolean }> };
 }
 
 export interface ReportClient {

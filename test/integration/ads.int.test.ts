@@ -583,11 +583,21 @@ describe('late facts move the figures exactly', () => {
 });
 
 describe('settings', () => {
-  it('get/setting-models lists the five models with the store settings', async () => {
+  it('get/setting-models lists the six models with the store settings, data_driven with its fit', async () => {
     const res = await post('get/setting-models', {});
     expect(res.status).toBe(200);
     const records = res.body.data.records as Array<Record<string, unknown>>;
-    expect(records.map((r) => r.code)).toEqual(['first', 'last', 'linear', 'position', 'time_decay']);
+    expect(records.map((r) => r.code)).toEqual(['first', 'last', 'linear', 'position', 'time_decay', 'data_driven']);
+    // Not fitted yet: every goal says so, with the thresholds.
+    expect(records.find((r) => r.code === 'data_driven')?.data_driven).toMatchObject({
+      min_conversions: 100,
+      min_paths: 1000,
+      goals: ['purchase', 'add_to_cart', 'checkout_start', 'payment_info_submitted'].map((goal) => ({
+        goal,
+        fitted: false,
+        weights: {},
+      })),
+    });
     expect(records.find((r) => r.code === 'time_decay')).toMatchObject({
       base_model: 'time_decay',
       lookback_days: 30,

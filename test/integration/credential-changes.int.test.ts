@@ -34,9 +34,10 @@ afterAll(async () => {
   await db.close();
 });
 
-const modelsOf = (a: RunningApi, key: string) =>
-  request(a.url).post('/v2-4-2/api/get/setting-models').set({ ApiKey: key }).send({});
-const models = (key: string) => modelsOf(api, key);
+/** An authenticated call that reads only tables of the first migrations (the old schema below has no newer ones). */
+const goalsOf = (a: RunningApi, key: string) =>
+  request(a.url).post('/v2-4-2/api/get/setting-goals').set({ ApiKey: key }).send({});
+const goals = (key: string) => goalsOf(api, key);
 
 /** How many credential lookups an API has sent to the database. */
 async function lookupsOf(a: RunningApi): Promise<number> {
@@ -53,19 +54,19 @@ it('serves a verified key from memory, and asks again once a change is announced
   const shop = await createTestStore(db);
   const key = shop.credentials.api_key;
   await waitFor(listening, (v) => v === 1);
-  expect((await models(key)).status).toBe(200);
+  expect((await goals(key)).status).toBe(200);
   const afterFirst = await lookups();
-  for (let i = 0; i < 3; i++) expect((await models(key)).status).toBe(200);
+  for (let i = 0; i < 3; i++) expect((await goals(key)).status).toBe(200);
   expect(await lookups()).toBe(afterFirst);
 
   // A settings change, as the CLI makes it: the next request reads the store again.
   await changeHeardByApi(api, () => updateStoreSettings(db, shop.store.store_id, { lookbackDays: 7 }));
-  const changed = await models(key);
-  expect(changed.body.data.records[0].lookback_days).toBe(7);
+  const changed = await goals(key);
+  expect(changed.body.data.goals[0].lookback_days).toBe(7);
   expect(await lookups()).toBe(afterFirst + 1);
 
   await changeHeardByApi(api, () => revokeCredential(db, shop.store.store_id, 'api_key'));
-  const refused = await models(key);
+  const refused = await goals(key);
   expect(refused.status).toBe(401);
   expect(refused.body.message).toMatch(/^ApiKey: unknown or revoked credential/);
 });
@@ -88,16 +89,16 @@ it('asks the database on every request while it is not listening', async () => {
     const key = shop.credentials.api_key;
     const heard = () => credentialChangesListening(deaf);
     await waitFor(heard, (v) => v === 1);
-    expect((await modelsOf(deaf, key)).status).toBe(200);
+    expect((await goalsOf(deaf, key)).status).toBe(200);
     await cutListener();
     await waitFor(heard, (v) => v === 0);
     const before = await lookupsOf(deaf);
-    expect((await modelsOf(deaf, key)).status).toBe(200);
-    expect((await modelsOf(deaf, key)).status).toBe(200);
+    expect((await goalsOf(deaf, key)).status).toBe(200);
+    expect((await goalsOf(deaf, key)).status).toBe(200);
     expect(await lookupsOf(deaf)).toBe(before + 2);
     // A revocation it cannot hear of is refused at once all the same.
     await revokeCredential(db, shop.store.store_id, 'api_key');
-    expect((await modelsOf(deaf, key)).status).toBe(401);
+    expect((await goalsOf(deaf, key)).status).toBe(401);
   } finally {
     await deaf.stop();
   }
@@ -111,9 +112,9 @@ it('listens again on its own once its connection is back, and keeps verified key
   // Deaf for about a second (API_CREDENTIAL_LISTEN_RETRY_MS), then back.
   await waitFor(listening, (v) => v === 0);
   await waitFor(listening, (v) => v === 1);
-  expect((await models(key)).status).toBe(200);
+  expect((await goals(key)).status).toBe(200);
   const verified = await lookups();
-  expect((await models(key)).status).toBe(200);
+  expect((await goals(key)).status).toBe(200);
   expect(await lookups()).toBe(verified);
 });
 
@@ -125,11 +126,11 @@ it('keeps nothing on a database whose migrations do not announce changes yet', a
     try {
       const shop = await createStore(old, { name: 'early', timezone: 'UTC', currency: 'USD', lookbackDays: 30 });
       const key = shop.credentials.api_key;
-      for (let i = 0; i < 3; i++) expect((await modelsOf(early, key)).status).toBe(200);
+      for (let i = 0; i < 3; i++) expect((await goalsOf(early, key)).status).toBe(200);
       expect(await lookupsOf(early)).toBe(3);
       expect(await credentialChangesListening(early)).toBe(0);
       await revokeCredential(old, shop.store.store_id, 'api_key');
-      expect((await modelsOf(early, key)).status).toBe(401);
+      expect((await goalsOf(early, key)).status).toBe(401);
     } finally {
       await early.stop();
       await old.close();
@@ -149,9 +150,9 @@ it('hears a truncation of the credentials, which names no row', async () => {
         () => credentialChangesListening(fresh),
         (v) => v === 1,
       );
-      expect((await modelsOf(fresh, key)).status).toBe(200);
+      expect((await goalsOf(fresh, key)).status).toBe(200);
       await changeHeardByApi(fresh, () => own.query('test.truncate', 'truncate credentials'));
-      expect((await modelsOf(fresh, key)).status).toBe(401);
+      expect((await goalsOf(fresh, key)).status).toBe(401);
     } finally {
       await fresh.stop();
       await own.close();

@@ -498,12 +498,14 @@ describe.each([
     expect(rest.last_event_by_source.find((s) => s.source === 'storefront_events')?.total).toBeGreaterThan(0);
   });
 
-  it('models_and_goals lists the five models and the four goals', async () => {
-    const out = await callOk<{ models: Array<{ code: string; is_default: boolean }>; goals: Array<{ code: string }> }>(
-      client,
-      'models_and_goals',
-    );
-    expect(out.models.map((m) => m.code)).toEqual(['first', 'last', 'linear', 'position', 'time_decay']);
+  it('models_and_goals lists the six models (data_driven with its fit) and the four goals', async () => {
+    const out = await callOk<{
+      models: Array<{ code: string; is_default: boolean; data_driven?: { goals: Array<{ fitted: boolean }> } }>;
+      goals: Array<{ code: string }>;
+    }>(client, 'models_and_goals');
+    expect(out.models.map((m) => m.code)).toEqual(['first', 'last', 'linear', 'position', 'time_decay', 'data_driven']);
+    // This store is not fitted: the data-driven record says so for every goal.
+    expect(out.models.at(-1)?.data_driven?.goals.map((g) => g.fitted)).toEqual([false, false, false, false]);
     expect(out.models.find((m) => m.is_default)?.code).toBe('last');
     expect(out.goals.map((g) => g.code)).toEqual([
       'purchase',

@@ -375,6 +375,26 @@ export const SETTING_MODELS: Table = {
       half_life_days: nullable(num()),
       is_default: bool(),
       description: str(),
+      // Ours (docs/product.md, Attribution, "Data-driven"): the data_driven record's fit per goal.
+      data_driven: optional(
+        obj({
+          min_conversions: int(),
+          min_paths: int(),
+          goals: arr(
+            obj({
+              goal: str({ oneOf: GOALS }),
+              fitted: bool(),
+              reason: nullable(str()),
+              weights: anyValue(),
+              window_from: nullable(str()),
+              window_to: nullable(str()),
+              paths: int(),
+              conversions: int(),
+              fitted_at: nullable(str({ format: 'local-datetime' })),
+            }),
+          ),
+        }),
+      ),
     }),
   ),
 };

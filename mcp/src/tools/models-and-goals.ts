@@ -23,6 +23,26 @@ export const modelsAndGoals = defineTool({
         half_life_days: z.number().nullable(),
         is_default: z.boolean(),
         description: z.string(),
+        // data_driven only: the store's fit per goal, as get/setting-models gives it.
+        data_driven: z
+          .object({
+            min_conversions: z.number(),
+            min_paths: z.number(),
+            goals: z.array(
+              z.object({
+                goal: z.string(),
+                fitted: z.boolean(),
+                reason: z.string().nullable(),
+                weights: z.record(z.string(), z.number()),
+                window_from: z.string().nullable(),
+                window_to: z.string().nullable(),
+                paths: z.number(),
+                conversions: z.number(),
+                fitted_at: z.string().nullable(),
+              }),
+            ),
+          })
+          .optional(),
       }),
     ),
     goals: z.array(
@@ -42,6 +62,16 @@ export const modelsAndGoals = defineTool({
       { header: 'name', value: (r) => (r.is_default ? `${r.name} (default)` : r.name) },
       { header: 'lookback days', value: (r) => r.lookback_days, format: 'number' },
       { header: 'half-life days', value: (r) => r.half_life_days ?? '' },
+      {
+        header: 'fitted goals',
+        value: (r) =>
+          r.data_driven
+            ? r.data_driven.goals
+                .filter((g) => g.fitted)
+                .map((g) => g.goal)
+                .join(', ') || 'none yet'
+            : '',
+      },
     ]);
     const goalTable = formatTable(goals.goals, [
       { header: 'goal', value: (r) => r.code },

@@ -54,6 +54,8 @@ const schema = z
     DEAD_LETTER_RETENTION_DAYS: int(30),
     /** The ad-spend pull (docs/operations.md, Ad spend from the ad platforms); its platform settings below. */
     JOB_SPEND_PULL_CRON: envCron('7 * * * *'),
+    /** The data-driven model's nightly fit (docs/product.md, Attribution, "Data-driven"). */
+    JOB_DATA_DRIVEN_FIT_CRON: envCron('29 2 * * *'),
     SECRETS_KEY: z.string().default(''),
     PIPELINE_READY_MAX_PENDING: int(1_000_000, 1),
     /** How often the planner counts of filling tables are checked (docs/decisions.md, Operations; 0 = never). */
@@ -98,6 +100,7 @@ const schema = z
         housekeepingCron: env.JOB_HOUSEKEEPING_CRON,
         deadLetterRetentionDays: env.DEAD_LETTER_RETENTION_DAYS,
         spendPullCron: env.JOB_SPEND_PULL_CRON,
+        dataDrivenFitCron: env.JOB_DATA_DRIVEN_FIT_CRON,
       },
       secretsKey: env.SECRETS_KEY,
     };

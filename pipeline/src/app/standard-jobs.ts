@@ -3,6 +3,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import type { Db } from '../../../storage/db';
 import type { Logger } from '../../../runtime/logger';
 import { runSpendPullJob } from '../jobs/ad-spend-job';
+import { fitAllStores } from '../jobs/data-driven-fit';
 import { pruneDeadLetters } from '../jobs/housekeeping';
 import { reconcileRecentDays } from '../jobs/reconcile-recent';
 import { pruneRawEvents } from '../jobs/retention';
@@ -41,6 +42,18 @@ export function standardJobs(
         const pruned = await pruneRawEvents(db, { olderThanDays: config.jobs.rawEventRetentionDays, now: Date.now() });
         metrics.rawEventsPruned.inc(pruned);
         return { pruned };
+      },
+    },
+    {
+      name: 'data-driven-fit',
+      cron: config.jobs.dataDrivenFitCron,
+      run: async () => {
+        const fits = await fitAllStores(db, { now: Date.now() });
+        return {
+          stores: fits.length,
+          fitted: fits.reduce((n, f) => n + f.goals.filter((g) => g.fitted).length, 0),
+          recomputed: fits.filter((f) => f.recomputed_conversions > 0).length,
+        };
       },
     },
     {

@@ -13,6 +13,7 @@
  * - Removing channel c sends every transition into c to `null`: P_-c is the same system with x_c = 0.
  *   The removal effect is 1 - P_-c / P, and a channel's weight its removal effect over their sum.
  */
+import { FIT_WEIGHT_SCALE } from '../../../contracts/src/attribution';
 
 /** One distinct path and how many conversions or persons followed it. */
 export interface PathCount {
@@ -167,8 +168,7 @@ export function fitMarkov(paths: readonly PathCount[]): MarkovFit {
   };
 }
 
-/** The stored weights' fixed-point scale: a fit's integer weights sum to exactly this (or are all 0). */
-export const FIT_WEIGHT_SCALE = 1_000_000_000;
+export { FIT_WEIGHT_SCALE } from '../../../contracts/src/attribution';
 
 /**
  * The fit's weights as integers summing to exactly FIT_WEIGHT_SCALE (largest remainder, ties by channel name),

@@ -65,6 +65,11 @@ export interface ReconcileOptions {
   /** ... to this day (exclusive). */
   to?: string;
   repair?: boolean;
+  /**
+   * Run inside the repair's transaction once it holds the views' locks, before the store's settings are read: a
+   * new data-driven fit is stored there, so that storing it and recomputing under it are one transaction.
+   */
+  beforeRepair?: (q: Query) => Promise<void>;
   /** Persons recomputed per round trip. */
   chunk?: number;
   /** Stop collecting drift rows after this many (the count stays exact). */
@@ -106,6 +111,7 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
     async (q) => {
       if (opts.repair) {
         await q('reconcile.lock', `lock table ${VIEW_TABLES.join(', ')} in exclusive mode`);
+        await opts.beforeRepair?.(q);
       }
       const [store] = await loadStores(q, [storeId]).then((m) => [...m.values()]);
       if (!store) throw new Error(`no store with id ${storeId}`);

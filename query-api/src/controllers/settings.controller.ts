@@ -40,7 +40,7 @@ export class SettingsController extends Controller {
     @Body() _body: EmptyBody,
     @Request() req: ExpressRequest,
   ): Promise<SettingModelsResponse> {
-    return Promise.resolve(success(this.service.models(principalOf(req).store)));
+    return this.service.models(principalOf(req).store).then(success);
   }
 
   /**

@@ -4,6 +4,7 @@
  * credits of each conversion. Credits and spend rows go through the same resolution (ad-keys.ts), so the
  * customers behind a row add up to that row.
  */
+import { requireFitFor } from './data-driven-gate';
 import { type AdDimension, type AdFilter, MAX_AD_FILTERS } from '../../../contracts/src/ads';
 import type {
   AdAnalysisListRequest,
@@ -175,6 +176,7 @@ export class AdAnalysisService {
     validateModelGoal(req.model, req.goal);
     const dims = validateAdDimensions(req.dimensions);
     const keep = validateFilters(req.filters);
+    await requireFitFor(this.db, store.store_id, req.model, req.goal);
     const params = [store.store_id, req.goal, req.model, req.start_date, req.end_date];
     const [dir, rows] = await Promise.all([
       this.directory(store.store_id),
@@ -231,6 +233,7 @@ export class AdAnalysisService {
     validateModelGoal(req.model, req.goal);
     validateAdDimensions(req.dimensions);
     const keep = validateFilters(req.filters);
+    await requireFitFor(this.db, store.store_id, req.model, req.goal);
     const page = req.page ?? 1;
     const pageSize = req.page_size ?? DEFAULT_DRILL_PAGE_SIZE;
     const [dir, credits] = await Promise.all([
@@ -304,6 +307,7 @@ export class AdAnalysisService {
     const model: Model = req.model ?? 'last';
     const goal: Goal = req.goal ?? 'purchase';
     validateModelGoal(model, goal);
+    await requireFitFor(this.db, store.store_id, model, goal);
     const campaign = req.campaign.trim().toLowerCase();
     if (!campaign) throw badRequest('campaign', 'must not be empty');
     const page = req.page ?? 1;

@@ -6,6 +6,7 @@
  * trend by day, week or month. Names and images: the product push when there is one, else the storefront
  * events.
  */
+import { requireFitFor } from './data-driven-gate';
 import { MODELS, MONEY_SCALE, WEIGHT_SCALE } from '../../../contracts/src/attribution';
 import {
   PRODUCT_ANALYSIS_METRICS,
@@ -166,6 +167,7 @@ export class ProductAnalysisService {
     const dims = validateDimensionList('dimensions', req.dimensions, WEB_ANALYSIS_DIMENSIONS, 1);
     if (!(MODELS as readonly string[]).includes(req.model))
       throw badRequest('model', `"${String(req.model)}" is not one of ${MODELS.join(', ')}`);
+    await requireFitFor(this.db, store.store_id, req.model, 'purchase');
     const ids = validateProductIds('product_ids', req.product_ids, MAX_FILTER);
     const keys = validateSort(req.orders, ['conversions', 'conversion_value', 'units', 'product_id', 'title', ...dims]);
     const rows = await this.db.query<Record<string, string>>(

@@ -5,6 +5,7 @@
  * formulas of docs/decisions.md (Views and metrics). The summary is computed from the same grouped rows, so it
  * always equals the sum of every page.
  */
+import { requireFitFor } from './data-driven-gate';
 import { DIMENSIONS, type Dimension, MONEY_SCALE, WEIGHT_SCALE } from '../../../contracts/src/attribution';
 import { computeMetrics, roundMoney, roundTo } from '../../../contracts/src/metrics';
 import {
@@ -161,6 +162,7 @@ export class ReportService {
   ): Promise<{ dims: Dimension[]; groups: GroupSums[] }> {
     validateRange(req.start_date, req.end_date);
     const dims = validateDimensions(req.dimensions);
+    await requireFitFor(this.db, store.store_id, req.model, req.goal);
     const cols: string[] = dims;
     // Spend has no landing page: with landing_page requested, spend rows carry landing_page "".
     const spendCols = cols.map((c) => (c === 'landing_page' ? `''::text as landing_page` : c));

@@ -4,8 +4,18 @@
  * the caller's store.
  */
 import { AD_SPEND_PLATFORM, adConnectionStatusOf, listAdConnections } from '../../../storage/ad-connections';
-import { GOALS, type Goal, MODELS, type Model } from '../../../contracts/src/attribution';
+import {
+  DATA_DRIVEN_MIN_CONVERSIONS,
+  DATA_DRIVEN_MIN_PATHS,
+  FIT_WEIGHT_SCALE,
+  GOALS,
+  type Goal,
+  MODELS,
+  type Model,
+} from '../../../contracts/src/attribution';
+import { loadFits } from '../../../storage/data-driven-fits';
 import type {
+  DataDrivenStatus,
   DestinationConnectionData,
   ModelSettingRecord,
   SettingGoalsData,
@@ -63,7 +73,26 @@ export class SettingsService {
     private readonly now: () => number,
   ) {}
 
-  models(store: StoreRecord): SettingModelsData {
+  async models(store: StoreRecord): Promise<SettingModelsData> {
+    const fits = new Map((await loadFits(this.db, store.store_id)).map((f) => [f.goal, f]));
+    const dataDriven: DataDrivenStatus = {
+      min_conversions: DATA_DRIVEN_MIN_CONVERSIONS,
+      min_paths: DATA_DRIVEN_MIN_PATHS,
+      goals: GOALS.map((goal) => {
+        const f = fits.get(goal);
+        return {
+          goal,
+          fitted: Boolean(f?.weights),
+          reason: f ? f.reason : 'not fitted yet: the fit runs nightly (or npm run models -- fit)',
+          weights: Object.fromEntries(Object.entries(f?.weights ?? {}).map(([c, w]) => [c, w / FIT_WEIGHT_SCALE])),
+          window_from: f?.windowFrom ?? null,
+          window_to: f?.windowTo ?? null,
+          paths: f?.paths ?? 0,
+          conversions: f?.conversions ?? 0,
+          fitted_at: f ? localDateTime(f.fittedAt.getTime(), store.timezone) : null,
+        };
+      }),
+    };
     return {
       records: MODELS.map((code) => ({
         code,
@@ -74,6 +103,7 @@ export class SettingsService {
         half_life_days: code === 'time_decay' ? Number(store.half_life_days) : null,
         is_default: code === DEFAULT_MODEL,
         description: MODEL_TEXT[code].description,
+        ...(code === 'data_driven' ? { data_driven: dataDriven } : {}),
       })),
     };
   }

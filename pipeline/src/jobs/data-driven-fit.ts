@@ -1,0 +1,193 @@
+/**
+ * The data-driven model's fit (docs/product.md, Attribution, "Data-driven"), per store and goal, over the last
+ * DATA_DRIVEN_WINDOW_DAYS days:
+ * - converting paths: the channels of each conversion's credited touchpoints in order, read from its `linear`
+ *   credits (linear credits every touchpoint the models credit, the direct stand-in included);
+ * - non-converting paths: the channels of the sessions in the window of each person without a conversion of the
+ *   goal there, direct sessions dropped when the person has others (as the models drop them);
+ * both counted by distinct path in SQL, one statement each (no per-person round trips). Below the thresholds the
+ * goal is not fitted and the reason is stored. The fits are stored and the store's views recomputed under them in
+ * one transaction (reconcile's repair), only when a goal's weights changed: a second fit on the same data changes
+ * nothing.
+ */
+import {
+  DATA_DRIVEN_MIN_CONVERSIONS,
+  DATA_DRIVEN_MIN_PATHS,
+  DATA_DRIVEN_WINDOW_DAYS,
+  GOALS,
+  type Goal,
+} from '../../../contracts/src/attribution';
+import { dayInZone } from '../../../contracts/src/time';
+import type { Db, Query } from '../../../storage/db';
+import { loadFits, saveFit, type StoredFit } from '../../../storage/data-driven-fits';
+import { fitMarkov, integerWeights, type PathCount } from '../domain/markov-chain';
+import { reconcileStore } from '../operations/reconcile';
+
+export interface FitOptions {
+  now: number;
+  windowDays?: number;
+  minConversions?: number;
+  minPaths?: number;
+}
+
+export interface GoalFit {
+  goal: Goal;
+  fitted: boolean;
+  reason: string | null;
+  conversions: number;
+  paths: number;
+  distinct_paths: number;
+  /** Weights as fractions of 1 (from the stored integer weights). */
+  weights: Record<string, number>;
+  removal_effects: Record<string, number>;
+  /** Whether the stored weights changed (the store's credits were then recomputed). */
+  changed: boolean;
+}
+
+export interface StoreFit {
+  store_id: string;
+  window_from: string;
+  window_to: string;
+  goals: GoalFit[];
+  /** Conversions recomputed under the new weights; 0 when no weights changed. */
+  recomputed_conversions: number;
+  seconds: number;
+}
+
+const DAY_MS = 86_400_000;
+const shiftDay = (day: string, n: number): string =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+
+/** Distinct paths of one goal in [from, to) (store days), converting and not, with their counts. */
+export async function readPaths(
+  q: Query,
+  storeId: string,
+  goal: Goal,
+  from: string,
+  to: string,
+  timezone: string,
+): Promise<PathCount[]> {
+  const [converting, other] = await Promise.all([
+    q<{ channels: string[]; n: number }>(
+      'data_driven.converting_paths',
+      `select channels, count(*)::int as n from (
+         select array_agg(channel order by touch_index) as channels from conversion_credits
+         where store_id = $1 and goal = $2 and model = 'linear' and day >= $3::date and day < $4::date
+         group by conversion_key) p
+       group by channels`,
+      [storeId, goal, from, to],
+    ),
+    q<{ channels: string[]; n: number }>(
+      'data_driven.other_paths',
+      `with touched as (
+         select c.person_id, s.started_at, s.channel
+         from sessions s join clients c on c.store_id = s.store_id and c.client_id = s.client_id
+         where s.store_id = $1 and s.started_at >= ($3::date)::timestamp at time zone $5
+           and s.started_at < ($4::date)::timestamp at time zone $5
+       )
+       select channels, count(*)::int as n from (
+         select array_agg(t.channel order by t.started_at) as channels from touched t
+         where not exists (
+           select 1 from conversions v
+           where v.store_id = $1 and v.goal = $2 and v.person_id = t.person_id and v.day >= $3::date and v.day < $4::date)
+         group by t.person_id) p
+       group by channels`,
+      [storeId, goal, from, to, timezone],
+    ),
+  ]);
+  const withoutDirect = (channels: string[]): string[] =>
+    channels.some((c) => c !== 'direct') ? channels.filter((c) => c !== 'direct') : channels;
+  return [
+    ...converting.map((r) => ({ channels: r.channels, converted: true, count: r.n })),
+    ...other.map((r) => ({ channels: withoutDirect(r.channels), converted: false, count: r.n })),
+  ];
+}
+
+const sameWeights = (a: Record<string, number> | null, b: Record<string, number> | null): boolean => {
+  if (a === null || b === null) return a === b;
+  const ka = Object.keys(a).sort();
+  const kb = Object.keys(b).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a[k] === b[k]);
+};
+
+const round = (x: number): number => Math.round(x * 1e9) / 1e9;
+
+/** Fits every goal of the store; stores the fits and recomputes the store under them when a weight changed. */
+export async function fitStore(db: Db, storeId: string, opts: FitOptions): Promise<StoreFit> {
+  const started = Date.now();
+  const minConversions = opts.minConversions ?? DATA_DRIVEN_MIN_CONVERSIONS;
+  const minPaths = opts.minPaths ?? DATA_DRIVEN_MIN_PATHS;
+  const [store] = await db.query<{ timezone: string }>(
+    'data_driven.store',
+    'select timezone from stores where store_id = $1',
+    [storeId],
+  );
+  if (!store) throw new Error(`no store with id ${storeId}`);
+  // The window ends with today (store time), inclusive.
+  const to = shiftDay(dayInZone(opts.now, store.timezone), 1);
+  const from = shiftDay(to, -(opts.windowDays ?? DATA_DRIVEN_WINDOW_DAYS));
+  const stored = new Map((await loadFits(db, storeId)).map((f) => [f.goal, f]));
+  const fits: Array<Omit<StoredFit, 'fittedAt'>> = [];
+  const goals: GoalFit[] = [];
+  for (const goal of GOALS) {
+    const paths = await readPaths(db.query, storeId, goal, from, to, store.timezone);
+    const fit = fitMarkov(paths);
+    const enough = fit.conversions >= minConversions && fit.paths >= minPaths;
+    const weights = enough ? integerWeights(fit.weights) : null;
+    const reason = enough
+      ? null
+      : `${fit.conversions} conversions and ${fit.paths} paths from ${from} to ${to}, below the thresholds of ` +
+        `${minConversions} conversions and ${minPaths} paths`;
+    const changed = !sameWeights(stored.get(goal)?.weights ?? null, weights);
+    fits.push({
+      storeId,
+      goal,
+      weights,
+      removalEffects: enough ? fit.removalEffects : null,
+      windowFrom: from,
+      windowTo: to,
+      paths: fit.paths,
+      conversions: fit.conversions,
+      reason,
+    });
+    goals.push({
+      goal,
+      fitted: enough,
+      reason,
+      conversions: fit.conversions,
+      paths: fit.paths,
+      distinct_paths: fit.distinctPaths,
+      weights: Object.fromEntries(Object.entries(weights ?? {}).map(([c, w]) => [c, round(w / 1e9)])),
+      removal_effects: enough
+        ? Object.fromEntries(Object.entries(fit.removalEffects).map(([c, e]) => [c, round(e)]))
+        : {},
+      changed,
+    });
+  }
+  const save = async (q: Query): Promise<void> => {
+    for (const f of fits) await saveFit(q, f);
+  };
+  let recomputed = 0;
+  if (goals.some((g) => g.changed)) {
+    // New weights: stored and the store recomputed under them, in one transaction.
+    recomputed = (await reconcileStore(db, storeId, { repair: true, beforeRepair: save })).conversions;
+  } else {
+    await db.transaction('data_driven.save', save);
+  }
+  return {
+    store_id: storeId,
+    window_from: from,
+    window_to: to,
+    goals,
+    recomputed_conversions: recomputed,
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+  };
+}
+
+/** The nightly job: every store, one after the other. */
+export async function fitAllStores(db: Db, opts: FitOptions): Promise<StoreFit[]> {
+  const stores = await db.query<{ store_id: string }>('data_driven.stores', 'select store_id from stores order by 1');
+  const out: StoreFit[] = [];
+  for (const s of stores) out.push(await fitStore(db, s.store_id, opts));
+  return out;
+}

@@ -1,0 +1,190 @@
+/**
+ * The data-driven model end to end (docs/product.md, Attribution, "Data-driven"): before a fit its reports answer
+ * 400 naming the thresholds; `npm run models -- fit` stores the fit and recomputes the store under it, after which
+ * `data_driven` credits every purchase exactly once (its totals equal the other models'), the views equal a
+ * recomputation, a second fit on the same data changes nothing, and a new purchase is credited under the stored
+ * weights by the live pipeline.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { DATA_DRIVEN_MIN_CONVERSIONS, DATA_DRIVEN_MIN_PATHS } from '../../contracts/src/attribution';
+import type { SettingModelsData } from '../../contracts/src/settings';
+import type { Db } from '../../storage/db';
+import type { RunningApi } from '../../query-api/src/app/api';
+import type { RunningPipeline } from '../../pipeline/src/app/daemon';
+import { reconcileStore } from '../../pipeline/src/operations/reconcile';
+import type { StoreFit } from '../../pipeline/src/jobs/data-driven-fit';
+import { planDemo } from '../../scripts/demo/generate';
+import { pushDemo } from '../../scripts/demo/push';
+import { baseEnv, createTestStore, startTestApi, startTestPipeline, testDb, type TestStore } from '../support/harness';
+import { sampleEvent } from '../support/samples';
+import { pipelineCaughtUp } from '../support/stream';
+
+const ROOT = path.join(__dirname, '..', '..');
+const DAY = 86_400_000;
+
+let db: Db;
+let api: RunningApi;
+let pipeline: RunningPipeline;
+let shop: TestStore;
+
+beforeAll(async () => {
+  db = testDb();
+  api = await startTestApi();
+  pipeline = await startTestPipeline();
+  shop = await createTestStore(db, { timezone: 'UTC', currency: 'USD', lookbackDays: 30 });
+  const demo = planDemo({ events: 6_000, seed: 24, start: new Date(Date.now() - 30 * DAY), days: 29 });
+  await pushDemo({ apiUrl: api.url, ingestKey: shop.credentials.ingest_key, stream: demo });
+  await pipelineCaughtUp(pipeline.nc);
+}, 180_000);
+
+afterAll(async () => {
+  await pipeline.stop();
+  await api.stop();
+  await db.close();
+});
+
+const RANGE = {
+  start_date: new Date(Date.now() - 40 * DAY).toISOString().slice(0, 10),
+  end_date: new Date(Date.now() + DAY).toISOString().slice(0, 10),
+};
+
+async function call(operation: string, body: object): Promise<{ status: number; body: Record<string, unknown> }> {
+  for (;;) {
+    const res = await fetch(`${api.url}/v2-4-2/api/${operation}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ApiKey: shop.credentials.api_key },
+      body: JSON.stringify(body),
+    });
+    if (res.status === 429) {
+      await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? '1') * 1000));
+      continue;
+    }
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+}
+
+/** Conversions by channel under `model`, in millionths (exact integers). */
+async function byChannel(model: string): Promise<Map<string, number>> {
+  const res = await call('all-attribution/get-list', {
+    ...RANGE,
+    dimensions: ['channel'],
+    model,
+    goal: 'purchase',
+    page: 1,
+    page_size: 100,
+  });
+  expect(res.status).toBe(200);
+  const records = (res.body.data as { records: Array<{ channel: string; conversions: number }> }).records;
+  return new Map(records.map((r) => [r.channel, Math.round(r.conversions * 1_000_000)]));
+}
+const total = (m: Map<string, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
+
+function fit(): Promise<StoreFit> {
+  const proc = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'scripts/models.ts',
+      'fit',
+      '--store',
+      shop.store.store_id,
+      '--min-conversions',
+      '20',
+      '--min-paths',
+      '100',
+    ],
+    { cwd: ROOT, env: { ...process.env, ...baseEnv() }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  let err = '';
+  proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve, reject) =>
+    proc.once('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as StoreFit) : reject(new Error(`models fit exited ${code}: ${err}`)),
+    ),
+  );
+}
+
+it('before a fit: reports under data_driven answer 400 naming the thresholds; setting-models says why', async () => {
+  const res = await call('all-attribution/get-list', {
+    ...RANGE,
+    dimensions: ['channel'],
+    model: 'data_driven',
+    goal: 'purchase',
+    page: 1,
+    page_size: 100,
+  });
+  expect(res.status).toBe(400);
+  expect(res.body.message).toContain('model: data_driven is not fitted for goal purchase yet');
+  expect(res.body.message).toContain(`${DATA_DRIVEN_MIN_CONVERSIONS} conversions and ${DATA_DRIVEN_MIN_PATHS} paths`);
+  const models = (await call('get/setting-models', {})).body.data as SettingModelsData;
+  const dd = models.records.find((r) => r.code === 'data_driven')!;
+  expect(dd.data_driven?.goals.every((g) => !g.fitted && g.reason?.includes('not fitted yet'))).toBe(true);
+});
+
+it('a fit: stored, the store recomputed under it; data_driven credits every purchase once, differently', async () => {
+  const result = await fit();
+  const purchase = result.goals.find((g) => g.goal === 'purchase')!;
+  expect(purchase).toMatchObject({ fitted: true, reason: null, changed: true });
+  expect(purchase.conversions).toBeGreaterThanOrEqual(20);
+  const weightSum = Object.values(purchase.weights).reduce((a, b) => a + b, 0);
+  expect(Math.abs(weightSum - 1)).toBeLessThan(1e-6);
+  expect(result.recomputed_conversions).toBeGreaterThan(0);
+
+  const linear = await byChannel('linear');
+  const dataDriven = await byChannel('data_driven');
+  // Every purchase is credited in full under each model: the totals are equal to the millionth.
+  expect(total(dataDriven)).toBe(total(linear));
+  expect(total(dataDriven)).toBeGreaterThan(0);
+  // ... and spread over the channels by the fit, not equally.
+  expect([...dataDriven].some(([channel, n]) => n !== (linear.get(channel) ?? 0))).toBe(true);
+
+  const models = (await call('get/setting-models', {})).body.data as SettingModelsData;
+  const status = models.records.find((r) => r.code === 'data_driven')!.data_driven!;
+  const stored = status.goals.find((g) => g.goal === 'purchase')!;
+  expect(stored).toMatchObject({
+    fitted: true,
+    reason: null,
+    conversions: purchase.conversions,
+    paths: purchase.paths,
+  });
+  expect(Object.keys(stored.weights).sort()).toEqual(Object.keys(purchase.weights).sort());
+  expect((await reconcileStore(db, shop.store.store_id)).driftCount).toBe(0);
+});
+
+it('a second fit on the same data changes nothing', async () => {
+  const before = await byChannel('data_driven');
+  const again = await fit();
+  expect(again.goals.every((g) => !g.changed)).toBe(true);
+  expect(again.recomputed_conversions).toBe(0);
+  expect(await byChannel('data_driven')).toEqual(before);
+  expect((await reconcileStore(db, shop.store.store_id)).driftCount).toBe(0);
+});
+
+it('a new purchase is credited under the stored weights by the live pipeline', async () => {
+  const before = total(await byChannel('data_driven'));
+  const at = Date.now() - 60_000;
+  const landing = sampleEvent('page_viewed', {
+    id: 'dd-landing',
+    clientId: 'dd-client',
+    timestamp: new Date(at).toISOString(),
+    context: { document: { location: { href: 'https://shop.example/?utm_source=google&utm_medium=cpc' } } },
+  } as never);
+  const purchase = sampleEvent('checkout_completed', {
+    id: 'dd-purchase',
+    clientId: 'dd-client',
+    timestamp: new Date(at + 1000).toISOString(),
+  });
+  const res = await fetch(`${api.url}/v2-4-2/api/events`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Ingest-Key': shop.credentials.ingest_key },
+    body: JSON.stringify([landing, purchase]),
+  });
+  expect(res.status).toBe(200);
+  await pipelineCaughtUp(pipeline.nc);
+  expect(total(await byChannel('data_driven'))).toBe(before + 1_000_000);
+  expect((await reconcileStore(db, shop.store.store_id)).driftCount).toBe(0);
+});
