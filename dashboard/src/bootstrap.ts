@@ -48,10 +48,20 @@ export async function bootstrap(client: Client): Promise<Bootstrap> {
       : null,
   ]);
   // `data_driven` is offered once the store is fitted for some goal; a goal without a fit answers 400 under it.
-  const modelList = models?.records.length
+  const modelList: Option[] = models?.records.length
     ? models.records
         .filter((m) => m.code !== 'data_driven' || m.data_driven?.goals.some((g) => g.fitted))
-        .map((m) => ({ code: m.code, name: m.name }))
+        .map((m) => {
+          const fitted = m.data_driven?.goals.filter((g) => g.fitted);
+          return fitted
+            ? {
+                code: m.code,
+                name: m.name,
+                goals: fitted.map((g) => g.goal),
+                fits: Object.fromEntries(fitted.map((g) => [g.goal, { weights: g.weights, fittedAt: g.fitted_at }])),
+              }
+            : { code: m.code, name: m.name };
+        })
     : RULE_BASED_MODELS.map(option);
   return {
     today: health.now.slice(0, 10),

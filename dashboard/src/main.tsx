@@ -8,7 +8,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, createClient } from './api';
 import { bootstrap, type Bootstrap } from './bootstrap';
 import { addDays } from './format';
-import { AppContext, type AppState, lastDays, PRESETS, type Selection } from './state';
+import { AppContext, type AppState, lastDays, offeredFor, PRESETS, type Selection } from './state';
 import { VIEWS } from './views';
 import 'uplot/dist/uPlot.min.css';
 import './styles.css';
@@ -172,9 +172,11 @@ function Shell(props: { keyValue: string; boot: Bootstrap; onSignOut: () => void
             value={selection.model}
             onChange={(e) => app.select({ model: (e.target as HTMLSelectElement).value })}
           >
-            {boot.models.map((m) => (
-              <option value={m.code}>{m.name}</option>
-            ))}
+            {boot.models
+              .filter((m) => offeredFor(m, selection.goal))
+              .map((m) => (
+                <option value={m.code}>{m.name}</option>
+              ))}
           </select>
         </label>
         <label>
@@ -182,7 +184,12 @@ function Shell(props: { keyValue: string; boot: Bootstrap; onSignOut: () => void
           <select
             data-testid="goal"
             value={selection.goal}
-            onChange={(e) => app.select({ goal: (e.target as HTMLSelectElement).value })}
+            onChange={(e) => {
+              const goal = (e.target as HTMLSelectElement).value;
+              // A data-driven model without a fit of the new goal gives way to the default.
+              const model = boot.models.find((m) => m.code === selection.model);
+              app.select(model && !offeredFor(model, goal) ? { goal, model: boot.defaultModel } : { goal });
+            }}
           >
             {boot.goals.map((g) => (
               <option value={g.code}>{g.name}</option>

@@ -24,7 +24,14 @@ export interface Selection {
 export interface Option {
   code: string;
   name: string;
+  /** A model offered for these goals only (`data_driven`: its fitted goals); every goal when absent. */
+  goals?: string[];
+  /** `data_driven`: each fitted goal's weights by channel and when it was fitted. */
+  fits?: Record<string, { weights: Record<string, number>; fittedAt: string | null }>;
 }
+
+/** Whether `model` can be read for `goal` (a data-driven model only for its fitted goals). */
+export const offeredFor = (model: Option, goal: string): boolean => !model.goals || model.goals.includes(goal);
 
 export interface AppState {
   client: Client;

@@ -66,8 +66,10 @@ export interface SettingModel {
   name: string;
   lookback_days: number;
   is_default: boolean;
-  /** `data_driven` only: which goals are fitted. */
-  data_driven?: { goals: Array<{ goal: string; fitted: boolean }> };
+  /** `data_driven` only: each goal's fit. */
+  data_driven?: {
+    goals: Array<{ goal: string; fitted: boolean; weights: Record<string, number>; fitted_at: string | null }>;
+  };
 }
 
 /** The analytics and ads operations' shapes, as the contracts define them (docs/product.md, Analytics, Ads attribution). */

@@ -19,6 +19,7 @@ import { pushDemo } from '../../scripts/demo/push';
 import { baseEnv, createTestStore, startTestApi, startTestPipeline, testDb, type TestStore } from '../support/harness';
 import { sampleEvent } from '../support/samples';
 import { pipelineCaughtUp } from '../support/stream';
+import { launchBrowser, removeProfile } from '../support/browser';
 
 const ROOT = path.join(__dirname, '..', '..');
 const DAY = 86_400_000;
@@ -187,4 +188,39 @@ it('a new purchase is credited under the stored weights by the live pipeline', a
   await pipelineCaughtUp(pipeline.nc);
   expect(total(await byChannel('data_driven'))).toBe(before + 1_000_000);
   expect((await reconcileStore(db, shop.store.store_id)).driftCount).toBe(0);
+});
+
+it("the dashboard offers data_driven for the fitted goals, with the fit's date and weights", async () => {
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(`${api.url}/dashboard`);
+    await page.fill('input[name="key"]', shop.credentials.dashboard_key);
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('[data-testid="view-overview"]');
+    const modelOptions = () =>
+      page.$$eval('[data-testid="model"] option', (os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(await modelOptions()).toContain('data_driven');
+    await page.click('nav a[data-view="models"]');
+    await page.waitForSelector('[data-testid="fit-weights"]');
+    await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0);
+    const title = await page.textContent('[data-testid="fit-weights"] h2');
+    expect(title).toMatch(/^Data-driven weights \(fitted \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\)$/);
+    // One bar per channel of the fit, in percent, summing to 100 % (to the rounding of one decimal each).
+    const shown = await page.$$eval('[data-testid="fit-weights"] .fit-value', (vs) =>
+      vs.map((v) => Number.parseFloat(v.textContent ?? '')),
+    );
+    const models = (await call('get/setting-models', {})).body.data as SettingModelsData;
+    const weights = models.records.find((r) => r.code === 'data_driven')!.data_driven!.goals[0]!.weights;
+    expect(shown).toHaveLength(Object.keys(weights).length);
+    expect(Math.abs(shown.reduce((a, b) => a + b, 0) - 100)).toBeLessThanOrEqual(0.05 * shown.length);
+    // The comparison table has a column for the data-driven model.
+    const headers = await page.$$eval('[data-testid="models-channels-table"] th', (ths) =>
+      ths.map((t) => t.textContent),
+    );
+    expect(headers).toContain('Data-driven');
+  } finally {
+    await browser.close();
+    removeProfile(browser.profile);
+  }
 });

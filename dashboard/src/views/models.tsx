@@ -7,15 +7,18 @@ import { useState } from 'preact/hooks';
 import { Basis, Show, Table } from '../components/parts';
 import { useData } from '../components/use-data';
 import { change, channelName, fmtCount, fmtMoney, fmtRatio } from '../format';
-import { useApp } from '../state';
+import { offeredFor, useApp, type Option } from '../state';
 import type { Page, ReportRecord, Summary } from '../types';
 
 const pct = (c: number | null): string => (c == null ? '–' : `${c >= 0 ? '+' : '−'}${Math.abs(c * 100).toFixed(1)} %`);
 
 export function Models() {
   const app = useApp();
-  const { client, selection, models } = app;
+  const { client, selection } = app;
   const { range, goal } = selection;
+  // A data-driven model only where its goal is fitted.
+  const models = app.models.filter((m) => offeredFor(m, goal));
+  const fit = models.find((m) => m.fits?.[goal])?.fits?.[goal];
   const [baseline, setBaseline] = useState(selection.model);
   const body = { start_date: range.start, end_date: range.end, goal };
   const data = useData(async () => {
@@ -53,6 +56,7 @@ export function Models() {
           ))}
         </select>
       </label>
+      {fit && <FitWeights fit={fit} />}
       <Show data={data}>
         {(rows) => {
           const base = rows.find((r) => r.model.code === baseline) ?? rows[0]!;
@@ -95,5 +99,22 @@ export function Models() {
         }}
       </Show>
     </section>
+  );
+}
+
+/** The data-driven fit of the selected goal: when it was fitted and each channel's weight, as bars. */
+function FitWeights({ fit }: { fit: NonNullable<Option['fits']>[string] }) {
+  const weights = Object.entries(fit.weights).sort((a, b) => b[1] - a[1]);
+  return (
+    <div data-testid="fit-weights">
+      <h2>Data-driven weights{fit.fittedAt ? ` (fitted ${fit.fittedAt})` : ''}</h2>
+      {weights.map(([channel, w]) => (
+        <div class="fit-row">
+          <span class="fit-channel">{channelName(channel)}</span>
+          <span class="fit-bar" style={{ width: `${Math.round(w * 200)}px` }} />
+          <span class="fit-value">{(w * 100).toFixed(1)} %</span>
+        </div>
+      ))}
+    </div>
   );
 }
