@@ -1,5 +1,5 @@
 import { RULE_BASED_MODELS } from '../../contracts/src/attribution';
-import { ModelCatalog } from './models';
+import { ModelCatalog, modelsFor } from './models';
 import { ReportApiError, type ModelSetting, type ReportClient } from './report-client';
 
 /** A report client whose only operation is get/setting-models, answering `answer()`. */
@@ -33,9 +33,27 @@ describe('ModelCatalog', () => {
     expect(await catalog.list()).toEqual({
       codes: ['first', 'last', 'linear', 'position', 'time_decay'],
       defaultModel: 'time_decay',
+      goalsOf: {},
     });
     expect(await catalog.resolve(undefined)).toBe('time_decay');
     expect(await catalog.resolve('first')).toBe('first');
+  });
+
+  it('offers data_driven only for its fitted goals, and not at all before a fit', async () => {
+    const dataDriven = (fitted: string[]): ModelSetting => ({
+      ...setting('data_driven'),
+      data_driven: { goals: ['purchase', 'add_to_cart'].map((goal) => ({ goal, fitted: fitted.includes(goal) })) },
+    });
+    const fitted = await new ModelCatalog(
+      clientAnswering(() => Promise.resolve([setting('last', true), dataDriven(['purchase'])])),
+    ).list();
+    expect(fitted.codes).toEqual(['last', 'data_driven']);
+    expect(modelsFor(fitted, 'purchase')).toEqual(['last', 'data_driven']);
+    expect(modelsFor(fitted, 'add_to_cart')).toEqual(['last']);
+    const unfitted = await new ModelCatalog(
+      clientAnswering(() => Promise.resolve([setting('last', true), dataDriven([])])),
+    ).list();
+    expect(unfitted.codes).toEqual(['last']);
   });
 
   it('falls back to the built-in models and `last` where the operation does not exist (404)', async () => {

@@ -11,7 +11,13 @@ import { ReportApiError, type ReportClient } from './report-client';
 export interface ModelList {
   codes: string[];
   defaultModel: string;
+  /** Models offered for some goals only (`data_driven`: its fitted goals); every other model is offered for all. */
+  goalsOf?: Record<string, string[]>;
 }
+
+/** The models of `list` a report of `goal` can be read under. */
+export const modelsFor = (list: ModelList, goal: string): string[] =>
+  list.codes.filter((c) => list.goalsOf?.[c]?.includes(goal) ?? true);
 
 const KEEP_MS = 60_000;
 
@@ -50,7 +56,12 @@ export class ModelCatalog {
         const codes = records
           .filter((r) => r.code !== 'data_driven' || r.data_driven?.goals.some((g) => g.fitted))
           .map((r) => r.code);
-        return { codes, defaultModel: records.find((r) => r.is_default)?.code ?? codes[0]! };
+        const goalsOf = Object.fromEntries(
+          records
+            .filter((r) => r.data_driven)
+            .map((r) => [r.code, r.data_driven!.goals.filter((g) => g.fitted).map((g) => g.goal)]),
+        );
+        return { codes, defaultModel: records.find((r) => r.is_default)?.code ?? codes[0]!, goalsOf };
       }
     } catch (err) {
       // 404: this deployment has no model settings yet; anything else (a refused key, ...) is the caller's to see.

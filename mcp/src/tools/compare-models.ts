@@ -3,6 +3,7 @@
  * range, dimensions and goal, joined by the dimension values and platform: a row a model does not credit
  * shows zeros under it. Rows are sorted by conversions under the default model, then by the dimensions.
  */
+import { modelsFor } from '../models';
 import { z } from 'zod';
 import { DIMENSIONS, type Dimension, type Model, MODELS } from '../../../contracts/src/attribution';
 import { resolveDateRange } from '../defaults';
@@ -71,7 +72,8 @@ export const compareModels = defineTool({
       }
     }
     const offered = await catalog.list();
-    const models: string[] = args.models ?? offered.codes;
+    // By default every model offered for the goal (a data-driven model only where its goal is fitted).
+    const models: string[] = args.models ?? modelsFor(offered, args.goal);
     const range = resolveDateRange(args, now());
 
     const rows = new Map<string, { dims: RowKeyValues; by: Map<string, Record<AttributionMetric, number>> }>();
