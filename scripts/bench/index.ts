@@ -11,6 +11,7 @@
  *   npm run bench -- webhooks   [--deliveries 200] [--retries 20]
  *   npm run bench -- stop       [--events 50000] [--rounds 3]
  *   npm run bench -- spend      [--ads 500] [--days 90] [--rate 200] [--seconds 15]
+ *   npm run bench -- fit        [--events 100000]
  */
 import { Command, Option } from 'commander';
 import { positiveInteger } from '../cli-numbers';
@@ -25,6 +26,7 @@ import { benchDashboard, type DashboardBenchOptions } from './dashboard';
 import { benchWebhooks, type WebhooksBenchOptions } from './webhooks';
 import { benchStop, type StopBenchOptions } from './stop';
 import { benchSpend, type SpendBenchOptions } from './spend';
+import { benchFit, type FitBenchOptions } from './fit';
 
 const program = new Command('bench').description(
   'Performance benchmarks; each starts its own services unless NATS_URL and DATABASE_URL are set',
@@ -148,6 +150,12 @@ program
   .option('--rate <n>', 'page views per second pushed beside the backfill', positiveInteger('rate'), 200)
   .option('--seconds <n>', 'length of each page-view phase', positiveInteger('seconds'), 15)
   .action((o: SpendBenchOptions) => benchSpend(o));
+
+program
+  .command('fit')
+  .description("The data-driven model's fit of a demo store: seconds to fit, and to recompute the store under it")
+  .option('--events <n>', 'demo events in the store', positiveInteger('events'), 100_000)
+  .action((o: FitBenchOptions) => benchFit(o));
 
 program.parseAsync().catch((err: unknown) => {
   console.error('bench failed:', err instanceof Error ? err.stack : err);
