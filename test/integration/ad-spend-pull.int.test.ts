@@ -170,6 +170,52 @@ it('pulls the three accounts: the report shows exactly the recorded figures, a 9
   ]);
   await settles(RECORDED);
   expect(await statusOf('meta')).toMatchObject({ status: 'connected', lastRows: 2, lastDays: 2 });
+  // By campaign, ad set and ad: the recorded rows of each ad, summed by hand.
+  const res = await paced('ads', () =>
+    request(api.url)
+      .post('/v2-4-2/api/get/ad-analysis/list')
+      .set('ApiKey', shop.credentials.api_key)
+      .send({
+        start_date: dayOf(Date.now() - 95 * DAY),
+        end_date: dayOf(Date.now() + 2 * DAY),
+        dimensions: ['platform', 'campaign', 'ad_set', 'ad'],
+        model: 'last',
+        goal: 'purchase',
+        page: 1,
+        page_size: 100,
+      }),
+  );
+  expect(res.status).toBe(200);
+  const byAd = (res.body as { data: { records: AdRecord[] } }).data.records
+    .map((r) => [r.platform, r.campaign, r.ad_set, r.ad, r.spend, r.impressions, r.clicks])
+    .sort((a, b) => String(a[3]).localeCompare(String(b[3])));
+  expect(byAd).toEqual(
+    [
+      // Google: ad 40031 on two days (1061.08 + 1109.22; 3120 + 3410; 204 + 220), ad 40032 on one.
+      ['google', 'Search - Brand', 'Brand exact', 'Brand RSA', 2170.3, 6530, 424],
+      ['google', 'Search - Generic', 'Generic broad', 'Generic RSA', 1164.81, 2980, 206],
+      // Meta: one ad on two days (14.35 + 8.53; 185 + 171; 9 + 7).
+      [
+        'facebook',
+        'zzzzzNew - AIA - Advertised Offers',
+        'New Cayenne',
+        'New - AIA - Advertised Offers - Cayenne',
+        22.88,
+        356,
+        16,
+      ],
+      // TikTok: one ad on two days (20.00 twice; 5830 twice; 69 twice).
+      [
+        'tiktok',
+        'Website Traffic20211020010104',
+        'Ad Group20211020010107',
+        'Optimized Version 4_202110201102_2021-10-20 11:02:00',
+        40,
+        11660,
+        138,
+      ],
+    ].sort((a, b) => String(a[3]).localeCompare(String(b[3]))),
+  );
 });
 
 it('a restated yesterday and a dropped row replace the earlier rows; pulling again never doubles', async () => {
