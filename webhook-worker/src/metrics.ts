@@ -1,11 +1,12 @@
 /** Prometheus metrics of the webhook delivery worker (docs/product.md, Operations), on a registry of its own. */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { serviceMetrics } from '../../runtime/metrics';
 
 export function createWebhookMetrics() {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const { registry, dbQuery } = serviceMetrics('webhook');
   return {
     registry,
+    dbQuery,
     deliveries: new Counter({
       name: 'webhook_deliveries_total',
       help:
@@ -43,13 +44,6 @@ export function createWebhookMetrics() {
       name: 'webhook_consumer_pending',
       help: 'Deliveries of the shared consumer: pending = not yet handed to a worker, ack_pending = in flight or waiting for a retry',
       labelNames: ['state'] as const,
-      registers: [registry],
-    }),
-    dbQuery: new Histogram({
-      name: 'webhook_db_query_duration_seconds',
-      help: 'PostgreSQL query time by tag',
-      labelNames: ['tag', 'ok'] as const,
-      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
       registers: [registry],
     }),
   };

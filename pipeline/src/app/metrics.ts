@@ -1,11 +1,12 @@
 /** Prometheus metrics of the pipeline (docs/product.md, Operations), on a registry of its own. */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { serviceMetrics } from '../../../runtime/metrics';
 
 export function createPipelineMetrics() {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const { registry, dbQuery } = serviceMetrics('pipeline');
   const m = {
     registry,
+    dbQuery,
     eventsConsumed: new Counter({
       name: 'pipeline_events_consumed_total',
       help: 'Messages consumed, by result (stored, duplicate, dead_letter)',
@@ -111,13 +112,6 @@ export function createPipelineMetrics() {
       name: 'pipeline_planner_count_analyzes_total',
       help: 'ANALYZEs of tables whose live rows outgrew the planner count tenfold, by table',
       labelNames: ['table'] as const,
-      registers: [registry],
-    }),
-    dbQuery: new Histogram({
-      name: 'pipeline_db_query_duration_seconds',
-      help: 'PostgreSQL query time by tag',
-      labelNames: ['tag', 'ok'] as const,
-      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
       registers: [registry],
     }),
   };

@@ -1,11 +1,12 @@
 /** Prometheus metrics of the query API, on a registry of its own. */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { serviceMetrics } from '../../../runtime/metrics';
 
 export function createApiMetrics() {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const { registry, dbQuery } = serviceMetrics('api');
   return {
     registry,
+    dbQuery,
     httpDuration: new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request latency by route and status',
@@ -38,13 +39,6 @@ export function createApiMetrics() {
     credentialChangesListening: new Gauge({
       name: 'api_credential_changes_listening',
       help: '1 while the API hears the database announce credential and store changes (and so may trust its cache)',
-      registers: [registry],
-    }),
-    dbQuery: new Histogram({
-      name: 'api_db_query_duration_seconds',
-      help: 'PostgreSQL query time by tag',
-      labelNames: ['tag', 'ok'] as const,
-      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
       registers: [registry],
     }),
   };
