@@ -11,6 +11,12 @@ export type Model = (typeof MODELS)[number];
 export const DATA_DRIVEN_MIN_CONVERSIONS = 100;
 export const DATA_DRIVEN_MIN_PATHS = 1_000;
 export const DATA_DRIVEN_WINDOW_DAYS = 90;
+/**
+ * A refit replaces the stored weights of a goal only when some channel's weight moved by more than this (of 1),
+ * or the channels changed: a store is recomputed under new weights only for a change that matters, not every
+ * night for the noise of one more day of data.
+ */
+export const DATA_DRIVEN_MIN_WEIGHT_CHANGE = 0.005;
 /** A stored fit's integer weights sum to exactly this (or are all 0). */
 export const FIT_WEIGHT_SCALE = 1_000_000_000;
 

@@ -160,6 +160,8 @@ it('a second fit on the same data changes nothing', async () => {
   const before = await byChannel('data_driven');
   const again = await fit();
   expect(again.goals.every((g) => !g.changed)).toBe(true);
+  // The fitted goals keep their stored fit.
+  expect(again.goals.filter((g) => g.fitted).every((g) => g.kept)).toBe(true);
   expect(again.recomputed_conversions).toBe(0);
   expect(await byChannel('data_driven')).toEqual(before);
   expect((await reconcileStore(db, shop.store.store_id)).driftCount).toBe(0);

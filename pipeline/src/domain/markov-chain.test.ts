@@ -9,6 +9,7 @@ import {
   fitMarkov,
   integerWeights,
   transitionCounts,
+  weightsMoved,
 } from './markov-chain';
 
 const conv = (channels: string[], count = 1): PathCount => ({ channels, converted: true, count });
@@ -246,5 +247,20 @@ describe('the fit as exact credits', () => {
         },
       ),
     );
+  });
+});
+
+describe('weightsMoved', () => {
+  const scale = 1_000_000_000;
+  it('is false within the tolerance, true past it, for other channels, and between fitted and not', () => {
+    const stored = { email: 0.6 * scale, paid_search: 0.4 * scale };
+    expect(weightsMoved(stored, { email: 0.604 * scale, paid_search: 0.396 * scale }, 0.005)).toBe(false);
+    expect(weightsMoved(stored, { email: 0.606 * scale, paid_search: 0.394 * scale }, 0.005)).toBe(true);
+    expect(weightsMoved(stored, { email: 0.6 * scale, direct: 0.4 * scale }, 0.005)).toBe(true);
+    expect(weightsMoved(stored, { ...stored, direct: 0 }, 0.005)).toBe(true);
+    expect(weightsMoved(stored, null, 0.005)).toBe(true);
+    expect(weightsMoved(null, stored, 0.005)).toBe(true);
+    expect(weightsMoved(null, null, 0.005)).toBe(false);
+    expect(weightsMoved(stored, { ...stored }, 0)).toBe(false);
   });
 });

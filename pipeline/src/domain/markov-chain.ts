@@ -216,3 +216,18 @@ export function dataDrivenFractions(
     return total > 0 ? { num: weightOf(c), den: total * n } : { num: 1, den: touchesOf.size * n };
   });
 }
+
+/**
+ * Whether integer weights `next` differ from `stored` by more than `tolerance` (a share of 1) for some channel, or
+ * name other channels; a goal fitted or unfitted since (one side null) always differs.
+ */
+export function weightsMoved(
+  stored: Readonly<Record<string, number>> | null,
+  next: Readonly<Record<string, number>> | null,
+  tolerance: number,
+): boolean {
+  if (stored === null || next === null) return stored !== next;
+  const channels = new Set([...Object.keys(stored), ...Object.keys(next)]);
+  if (channels.size !== Object.keys(stored).length || channels.size !== Object.keys(next).length) return true;
+  return [...channels].some((c) => Math.abs(stored[c]! - next[c]!) > tolerance * FIT_WEIGHT_SCALE);
+}

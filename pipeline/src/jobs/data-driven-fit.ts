@@ -6,21 +6,24 @@
  * - non-converting paths: the channels of the sessions in the window of each person without a conversion of the
  *   goal there, direct sessions dropped when the person has others (as the models drop them);
  * both counted by distinct path in SQL, one statement each (no per-person round trips). Below the thresholds the
- * goal is not fitted and the reason is stored. The fits are stored and the store's views recomputed under them in
- * one transaction (reconcile's repair), only when a goal's weights changed: a second fit on the same data changes
- * nothing.
+ * goal is not fitted and the reason is stored. A goal whose new weights are within DATA_DRIVEN_MIN_WEIGHT_CHANGE of
+ * the stored ones keeps its stored fit. When some goal's weights did change, the fits are stored and the store's
+ * views recomputed under them in one transaction (reconcile's repair): a second fit on the same data, or on a day
+ * more of it, usually changes nothing.
  */
 import {
   DATA_DRIVEN_MIN_CONVERSIONS,
   DATA_DRIVEN_MIN_PATHS,
+  DATA_DRIVEN_MIN_WEIGHT_CHANGE,
   DATA_DRIVEN_WINDOW_DAYS,
+  FIT_WEIGHT_SCALE,
   GOALS,
   type Goal,
 } from '../../../contracts/src/attribution';
 import { dayInZone } from '../../../contracts/src/time';
 import type { Db, Query } from '../../../storage/db';
 import { loadFits, saveFit, type StoredFit } from '../../../storage/data-driven-fits';
-import { fitMarkov, integerWeights, type PathCount } from '../domain/markov-chain';
+import { fitMarkov, integerWeights, type MarkovFit, type PathCount, weightsMoved } from '../domain/markov-chain';
 import { reconcileStore } from '../operations/reconcile';
 
 export interface FitOptions {
@@ -28,6 +31,8 @@ export interface FitOptions {
   windowDays?: number;
   minConversions?: number;
   minPaths?: number;
+  /** Default DATA_DRIVEN_MIN_WEIGHT_CHANGE. */
+  minWeightChange?: number;
 }
 
 export interface GoalFit {
@@ -37,11 +42,13 @@ export interface GoalFit {
   conversions: number;
   paths: number;
   distinct_paths: number;
-  /** Weights as fractions of 1 (from the stored integer weights). */
+  /** Weights as fractions of 1: the new fit's, or the stored ones when they were kept. */
   weights: Record<string, number>;
   removal_effects: Record<string, number>;
   /** Whether the stored weights changed (the store's credits were then recomputed). */
   changed: boolean;
+  /** The new weights were within DATA_DRIVEN_MIN_WEIGHT_CHANGE of the stored ones, which were kept. */
+  kept: boolean;
 }
 
 export interface StoreFit {
@@ -105,20 +112,34 @@ export async function readPaths(
   ];
 }
 
-const sameWeights = (a: Record<string, number> | null, b: Record<string, number> | null): boolean => {
-  if (a === null || b === null) return a === b;
-  const ka = Object.keys(a).sort();
-  const kb = Object.keys(b).sort();
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a[k] === b[k]);
-};
-
 const round = (x: number): number => Math.round(x * 1e9) / 1e9;
+
+/** A goal's fit as the job reports it (weights as shares of 1). */
+function resultOf(
+  goal: Goal,
+  fit: MarkovFit,
+  weights: Record<string, number> | null,
+  reason: string | null,
+): Omit<GoalFit, 'changed' | 'kept'> {
+  return {
+    goal,
+    fitted: weights !== null,
+    reason,
+    conversions: fit.conversions,
+    paths: fit.paths,
+    distinct_paths: fit.distinctPaths,
+    weights: Object.fromEntries(Object.entries(weights ?? {}).map(([c, w]) => [c, round(w / FIT_WEIGHT_SCALE)])),
+    removal_effects:
+      weights === null ? {} : Object.fromEntries(Object.entries(fit.removalEffects).map(([c, e]) => [c, round(e)])),
+  };
+}
 
 /** Fits every goal of the store; stores the fits and recomputes the store under them when a weight changed. */
 export async function fitStore(db: Db, storeId: string, opts: FitOptions): Promise<StoreFit> {
   const started = Date.now();
   const minConversions = opts.minConversions ?? DATA_DRIVEN_MIN_CONVERSIONS;
   const minPaths = opts.minPaths ?? DATA_DRIVEN_MIN_PATHS;
+  const minWeightChange = opts.minWeightChange ?? DATA_DRIVEN_MIN_WEIGHT_CHANGE;
   const [store] = await db.query<{ timezone: string }>(
     'data_driven.store',
     'select timezone from stores where store_id = $1',
@@ -140,7 +161,13 @@ export async function fitStore(db: Db, storeId: string, opts: FitOptions): Promi
       ? null
       : `${fit.conversions} conversions and ${fit.paths} paths from ${from} to ${to}, below the thresholds of ` +
         `${minConversions} conversions and ${minPaths} paths`;
-    const changed = !sameWeights(stored.get(goal)?.weights ?? null, weights);
+    const previous = stored.get(goal);
+    const changed = weightsMoved(previous?.weights ?? null, weights, minWeightChange);
+    // Fitted before and still, within the tolerance: the stored fit stands (its weights, window and date).
+    if (!changed && previous?.weights && weights) {
+      goals.push({ ...resultOf(goal, fit, previous.weights, null), changed: false, kept: true });
+      continue;
+    }
     fits.push({
       storeId,
       goal,
@@ -152,19 +179,7 @@ export async function fitStore(db: Db, storeId: string, opts: FitOptions): Promi
       conversions: fit.conversions,
       reason,
     });
-    goals.push({
-      goal,
-      fitted: enough,
-      reason,
-      conversions: fit.conversions,
-      paths: fit.paths,
-      distinct_paths: fit.distinctPaths,
-      weights: Object.fromEntries(Object.entries(weights ?? {}).map(([c, w]) => [c, round(w / 1e9)])),
-      removal_effects: enough
-        ? Object.fromEntries(Object.entries(fit.removalEffects).map(([c, e]) => [c, round(e)]))
-        : {},
-      changed,
-    });
+    goals.push({ ...resultOf(goal, fit, weights, reason), changed, kept: false });
   }
   const fitted = Date.now();
   const save = async (q: Query): Promise<void> => {
