@@ -79,6 +79,8 @@ export default tseslint.config(
   boundary(['mcp/**/*.ts'], [...others('mcp'), 'storage']),
   // The tracker runs in shoppers' browsers: it imports nothing but the event contract.
   boundary(['tracker/**/*.ts'], [...others('tracker'), 'runtime', 'storage']),
+  // The dashboard runs in the browser and reads the public API only: of the project, the contracts' types.
+  boundary(['dashboard/**/*.ts', 'dashboard/**/*.tsx'], [...apps, 'runtime', 'storage'], ioModules, nodeBuiltins),
   // The batch flow knows ports, never the adapters that implement them.
   boundary(['pipeline/src/stream/**/*.ts'], others('pipeline'), ['**/adapters/**', '**/operations/**', '**/app/**']),
   // Services receive their dependencies; only the composition root knows how they are built.
