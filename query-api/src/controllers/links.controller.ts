@@ -19,30 +19,15 @@ import {
 } from '@tsoa/runtime';
 import type {
   LinkAnalysisRequest,
+  LinkAnalysisResponse,
   LinkCreateRequest,
   LinkCreateResponse,
-  TrackingLinkRecord,
 } from '../../../contracts/src/reports';
 import { principalOf, success } from '../app/envelope';
 import type { ApiServices } from '../app/services';
 import type { ErrorBody } from '../app/errors';
 import { notFound } from '../app/errors';
 import { type LinkService } from '../services/link.service';
-
-export interface LinkAnalysisData {
-  /** @isInt */
-  total: number;
-  /** @isInt */
-  page_size: number;
-  records: TrackingLinkRecord[];
-}
-
-export interface LinkAnalysisResponse {
-  /** @isInt */
-  code: number;
-  message: string;
-  data: LinkAnalysisData;
-}
 
 @Route('')
 @Tags('Tracking links')
