@@ -2,31 +2,16 @@
  * `npm run store -- connection add meta|google|tiktok`, `connection list` and `connection remove`: JSON out, the
  * tokens sealed at rest and never printed, a bad argument named, re-adding an account renews it.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { adConnectionSecrets, recordPullFailure } from '../../storage/ad-connections';
 import type { Db } from '../../storage/db';
 import { createSecretBox, generateSecretsKey, parseSecretsKey } from '../../storage/secret-box';
-import { baseEnv, createTestStore, testDb } from '../support/harness';
+import { createTestStore, testDb } from '../support/harness';
+import { runScript, type ScriptRun } from '../support/processes';
 
-const ROOT = path.join(__dirname, '..', '..');
 const SECRETS_KEY = generateSecretsKey();
 
-function store(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/store.ts', 'connection', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...baseEnv({ SECRETS_KEY }), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => proc.once('close', (code) => resolve({ code, stdout, stderr })));
-}
+const store = (args: string[], env: Record<string, string> = {}): Promise<ScriptRun> =>
+  runScript('store.ts', ['connection', ...args], { SECRETS_KEY, ...env });
 
 async function ok(args: string[]): Promise<Record<string, unknown>> {
   const r = await store(args);

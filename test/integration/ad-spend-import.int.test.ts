@@ -3,7 +3,6 @@
  * a second import of the same days replaces them (a row gone is retracted), and a bad file names its first bad
  * row and changes nothing.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +12,6 @@ import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import type { Db } from '../../storage/db';
 import {
-  baseEnv,
   createTestStore,
   pacer,
   startTestApi,
@@ -22,6 +20,7 @@ import {
   waitFor,
   type TestStore,
 } from '../support/harness';
+import { runScript, type ScriptRun } from '../support/processes';
 
 const ROOT = path.join(__dirname, '..', '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures');
@@ -32,18 +31,8 @@ let api: RunningApi;
 let pipeline: RunningPipeline;
 let shop: TestStore;
 
-function spendImport(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/spend.ts', 'import', file, '--store', shop.store.store_id],
-    { cwd: ROOT, env: { ...process.env, ...baseEnv() }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => proc.once('close', (code) => resolve({ code, stdout, stderr })));
-}
+const spendImport = (file: string): Promise<ScriptRun> =>
+  runScript('spend.ts', ['import', file, '--store', shop.store.store_id]);
 
 const paced = pacer();
 async function byPlatform(start: string, end: string): Promise<Record<string, unknown>> {

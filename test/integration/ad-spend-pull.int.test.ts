@@ -5,8 +5,6 @@
  * marks the connection failing with the platform's message and keeps the rows until a good pull recovers; a 429
  * is waited out; an outage leaves the rows.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import request from 'supertest';
 import type { AdRecord } from '../../contracts/src/ads';
 import type { DataHealth } from '../../contracts/src/dashboard';
@@ -31,8 +29,8 @@ import {
   waitFor,
   type TestStore,
 } from '../support/harness';
+import { runScript } from '../support/processes';
 
-const ROOT = path.join(__dirname, '..', '..');
 const SECRETS_KEY = generateSecretsKey();
 const DAY = 86_400_000;
 const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
@@ -43,33 +41,18 @@ let pipeline: RunningPipeline;
 let fake: FakeAdPlatforms;
 let shop: TestStore;
 
-function spend(args: string[]): Promise<{ code: number | null; out: Record<string, unknown>; stderr: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/spend.ts', ...args], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...baseEnv({
-        SECRETS_KEY,
-        META_GRAPH_URL: fake.url,
-        GOOGLE_ADS_API_URL: fake.url,
-        GOOGLE_OAUTH_TOKEN_URL: fake.tokenUrl,
-        TIKTOK_API_URL: fake.url,
-        AD_PLATFORM_MAX_RETRIES: '1',
-        AD_PLATFORM_MAX_RETRY_DELAY_MS: '5000',
-        META_ASYNC_POLL_MS: '50',
-      }),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+async function spend(args: string[]): Promise<{ code: number | null; out: Record<string, unknown>; stderr: string }> {
+  const { code, stdout, stderr } = await runScript('spend.ts', args, {
+    SECRETS_KEY,
+    META_GRAPH_URL: fake.url,
+    GOOGLE_ADS_API_URL: fake.url,
+    GOOGLE_OAUTH_TOKEN_URL: fake.tokenUrl,
+    TIKTOK_API_URL: fake.url,
+    AD_PLATFORM_MAX_RETRIES: '1',
+    AD_PLATFORM_MAX_RETRY_DELAY_MS: '5000',
+    META_ASYNC_POLL_MS: '50',
   });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) =>
-    proc.once('close', (code) =>
-      resolve({ code, out: stdout ? (JSON.parse(stdout) as Record<string, unknown>) : {}, stderr }),
-    ),
-  );
+  return { code, out: stdout ? (JSON.parse(stdout) as Record<string, unknown>) : {}, stderr };
 }
 
 const paced = pacer();

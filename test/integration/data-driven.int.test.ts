@@ -5,8 +5,6 @@
  * recomputation, a second fit on the same data changes nothing, and a new purchase is credited under the stored
  * weights by the live pipeline.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { DATA_DRIVEN_MIN_CONVERSIONS, DATA_DRIVEN_MIN_PATHS } from '../../contracts/src/attribution';
 import type { SettingModelsData } from '../../contracts/src/settings';
 import type { Db } from '../../storage/db';
@@ -16,12 +14,12 @@ import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import type { StoreFit } from '../../pipeline/src/jobs/data-driven-fit';
 import { planDemo } from '../../scripts/demo/generate';
 import { pushDemo } from '../../scripts/demo/push';
-import { baseEnv, createTestStore, startTestApi, startTestPipeline, testDb, type TestStore } from '../support/harness';
+import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore } from '../support/harness';
+import { runScript } from '../support/processes';
 import { sampleEvent } from '../support/samples';
 import { pipelineCaughtUp } from '../support/stream';
 import { launchBrowser, removeProfile } from '../support/browser';
 
-const ROOT = path.join(__dirname, '..', '..');
 const DAY = 86_400_000;
 
 let db: Db;
@@ -81,32 +79,11 @@ async function byChannel(model: string): Promise<Map<string, number>> {
 }
 const total = (m: Map<string, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
 
-function fit(): Promise<StoreFit> {
-  const proc = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'scripts/models.ts',
-      'fit',
-      '--store',
-      shop.store.store_id,
-      '--min-conversions',
-      '20',
-      '--min-paths',
-      '100',
-    ],
-    { cwd: ROOT, env: { ...process.env, ...baseEnv() }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  let err = '';
-  proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) =>
-    proc.once('close', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as StoreFit) : reject(new Error(`models fit exited ${code}: ${err}`)),
-    ),
-  );
+async function fit(): Promise<StoreFit> {
+  const args = ['fit', '--store', shop.store.store_id, '--min-conversions', '20', '--min-paths', '100'];
+  const { code, stdout, stderr } = await runScript('models.ts', args);
+  if (code !== 0) throw new Error(`models fit exited ${code}: ${stderr}`);
+  return JSON.parse(stdout) as StoreFit;
 }
 
 it('before a fit: reports under data_driven answer 400 naming the thresholds; setting-models says why', async () => {

@@ -26,6 +26,34 @@ export function spawnTs(entry: string, env: Record<string, string>): Child {
   return { proc, output: () => out, exited };
 }
 
+/** What a command-line script printed, and how it exited. */
+export interface ScriptRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `scripts/<script>` (as `npm run` would, through tsx) to its end with the test services' environment and
+ * `env` on top; resolves with its output and exit code, whatever the code.
+ */
+export function runScript(
+  script: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<ScriptRun> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join('scripts', script), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...baseEnv(env) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => proc.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
 export function spawnPipeline(extra: Record<string, string> = {}): Child {
   return spawnTs('pipeline/src/app/main.ts', baseEnv({ LOG_LEVEL: 'warn', PIPELINE_FLUSH_MS: '20', ...extra }));
 }
