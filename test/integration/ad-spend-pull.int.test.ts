@@ -29,6 +29,7 @@ import {
   waitFor,
   type TestStore,
 } from '../support/harness';
+import { metricValue } from '../support/metrics';
 import { runScript } from '../support/processes';
 
 const SECRETS_KEY = generateSecretsKey();
@@ -134,6 +135,7 @@ const statusOf = async (kind: string) =>
   (await listAdConnections(db, shop.store.store_id)).find((c) => c.kind === kind)!;
 
 it('pulls the three accounts: the report shows exactly the recorded figures, a 90-day backfill first', async () => {
+  const daysBefore = await metricValue(pipeline.metrics.pushesApplied, { kind: 'ad_spend' });
   const r = await spend(['pull', '--store', shop.store.store_id]);
   expect(r.code).toBe(0);
   const conns = r.out.connections as Array<{ kind: string; rows: number; days: number; from: string; to: string }>;
@@ -153,6 +155,9 @@ it('pulls the three accounts: the report shows exactly the recorded figures, a 9
   ]);
   await settles(RECORDED);
   expect(await statusOf('meta')).toMatchObject({ status: 'connected', lastRows: 2, lastDays: 2 });
+  // One message per account and day with rows (two days each), as pipeline_push_messages_total counts them.
+  const applied = () => metricValue(pipeline.metrics.pushesApplied, { kind: 'ad_spend' });
+  expect(await waitFor(applied, (n) => n >= daysBefore + 6, 10_000, 50)).toBe(daysBefore + 6);
   // By campaign, ad set and ad: the recorded rows of each ad, summed by hand.
   const res = await paced('ads', () =>
     request(api.url)
