@@ -222,12 +222,22 @@ export async function committedMessages(env: Pick<BenchEnv, 'pipelineMetrics'>):
   return committedIn(await env.pipelineMetrics());
 }
 
+/** The sum of a counter's series in one scrape, over those whose labels (`kind="order"`, ...) pass `keep`. */
+function counterSum(text: string, name: string, keep: (labels: string) => boolean = () => true): number {
+  let total = 0;
+  for (const m of text.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\d+(?:\\.\\d+)?)$`, 'gm')))
+    if (keep(m[1]!)) total += Number(m[2]);
+  return total;
+}
+
 /** The committed messages of one scrape of the daemon's metrics. */
 export function committedIn(text: string): number {
-  let total = 0;
-  for (const m of text.matchAll(/^pipeline_events_consumed_total\{result="[a-z_]+"\} (\d+(?:\.\d+)?)$/gm))
-    total += Number(m[1]);
-  return total;
+  return counterSum(text, 'pipeline_events_consumed_total');
+}
+
+/** Resolves once `read()` reaches `count`, asking every `everyMs`. */
+async function waitUntil(read: () => Promise<number>, count: number, everyMs: number): Promise<void> {
+  while ((await read()) < count) await new Promise((r) => setTimeout(r, everyMs));
 }
 
 /**
@@ -239,16 +249,12 @@ export async function waitForCommitted(
   count: number,
   everyMs = 250,
 ): Promise<void> {
-  while ((await committedMessages(env)) < count) await new Promise((r) => setTimeout(r, everyMs));
+  await waitUntil(() => committedMessages(env), count, everyMs);
 }
 
 /** Push messages of `kind` (`ad_spend`, `order`, ...) the daemon has committed, from `pipeline_push_messages_total`. */
 export async function committedPushes(env: Pick<BenchEnv, 'pipelineMetrics'>, kind: string): Promise<number> {
-  const text = await env.pipelineMetrics();
-  let total = 0;
-  for (const m of text.matchAll(/^pipeline_push_messages_total\{kind="([a-z_]+)"\} (\d+(?:\.\d+)?)$/gm))
-    if (m[1] === kind) total += Number(m[2]);
-  return total;
+  return counterSum(await env.pipelineMetrics(), 'pipeline_push_messages_total', (l) => l === `kind="${kind}"`);
 }
 
 /** Resolves once the daemon has committed `count` push messages of `kind` (see waitForCommitted on scraping). */
@@ -257,7 +263,7 @@ export async function waitForPushes(
   kind: string,
   count: number,
 ): Promise<void> {
-  while ((await committedPushes(env, kind)) < count) await new Promise((r) => setTimeout(r, 250));
+  await waitUntil(() => committedPushes(env, kind), count, 250);
 }
 
 /** One scrape of a service's metrics (the text at its `/metrics`). */
