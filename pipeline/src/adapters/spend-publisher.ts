@@ -4,6 +4,7 @@
  * of the live events of the same partitions, and those events would wait seconds for the views
  * (docs/decisions.md, Ad spend from the ad platforms).
  */
+import { setTimeout as wait } from 'node:timers/promises';
 import { jetstream } from '@nats-io/jetstream';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/nats-core';
 import { RECEIVED_AT_HEADER } from '../../../contracts/src/subjects';
@@ -18,7 +19,7 @@ export interface SpendPublisherOptions {
 export function jetStreamSpendPublisher(nc: NatsConnection, opts: SpendPublisherOptions = {}): PublishSpend {
   const js = jetstream(nc);
   const rowsPerSecond = opts.rowsPerSecond ?? 5_000;
-  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = opts.sleep ?? wait;
   return async (messages) => {
     const inFlight = new Set<Promise<unknown>>();
     const started = Date.now();

@@ -3,6 +3,7 @@
  * (or exponential back-off), and the platform's own message in the error. Each client says what a response
  * means (`judge`), since each signals rate limits and expired tokens its own way.
  */
+import { setTimeout as wait } from 'node:timers/promises';
 import { AdPlatformError, type AdPlatformConfig, type AdPlatformKind } from './types';
 
 export type Verdict =
@@ -24,8 +25,6 @@ export interface HttpOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 export async function requestJson(
   platform: AdPlatformKind,
   config: AdPlatformConfig,
@@ -34,7 +33,7 @@ export async function requestJson(
   judge: Judge,
   options: HttpOptions = {},
 ): Promise<unknown> {
-  const sleep = options.sleep ?? defaultSleep;
+  const sleep = options.sleep ?? wait;
   let last = '';
   for (let attempt = 0; attempt <= config.maxRetries; attempt++) {
     let verdict: Verdict;

@@ -8,6 +8,7 @@
  * first present of `omni_purchase` (deduplicated across web, app and offline), `offsite_conversion.fb_pixel_purchase`,
  * `purchase`; the value comes from `action_values` under the same type.
  */
+import { setTimeout as wait } from 'node:timers/promises';
 import { countOf, decimalToMicros } from '../../domain/decimal-micros';
 import { excerpt, isObj, requestJson, str, type HttpOptions, type RawResponse, type Verdict } from './http';
 import {
@@ -178,7 +179,7 @@ export class MetaInsightsClient implements AdPlatformClient {
     const id = isObj(started) ? str(started.report_run_id) : '';
     if (!/^\d+$/.test(id))
       throw new AdPlatformError('meta', `async report: no report_run_id in ${excerpt(JSON.stringify(started))}`);
-    const sleep = this.http.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    const sleep = this.http.sleep ?? wait;
     const { metaAsyncPollMs: pollMs, metaAsyncTimeoutMs: timeoutMs } = this.config;
     const deadline = Date.now() + timeoutMs;
     for (let waited = 0; ; waited += pollMs) {
