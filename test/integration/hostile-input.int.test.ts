@@ -11,9 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import request from 'supertest';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { consumerName, EVENTS_STREAM } from '../../contracts/src/subjects';
 import { EVENT_NAMES, type EventName, type EventOf } from '../../contracts/src/events';
 import { validateEvent } from '../../contracts/src/validation/event';
 import {
@@ -35,7 +33,8 @@ import {
   type TestStore,
   waitFor,
 } from '../support/harness';
-import { TEST_PARTITIONS, testEnv } from '../support/env';
+import { testEnv } from '../support/env';
+import { pipelineCaughtUp } from '../support/stream';
 import { startPostgresOnly, stopPostgresOnly } from '../support/local-services';
 
 const V = '/v2-4-2/api';
@@ -381,21 +380,8 @@ describe('fuzz: hostile values injected into near-valid items and bodies', () =>
 
   it('every item the API accepted is stored, by its id, and none is dead-lettered', async () => {
     const nc = await connect({ servers: testEnv.natsUrl });
-    const jsm = await jetstreamManager(nc);
     try {
-      await waitFor(
-        async () => {
-          let pending = 0;
-          for (let p = 0; p < TEST_PARTITIONS; p++) {
-            const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
-            pending += info.num_pending + info.num_ack_pending;
-          }
-          return pending;
-        },
-        (n) => n === 0,
-        60_000,
-        200,
-      );
+      await pipelineCaughtUp(nc);
     } finally {
       await nc.close();
     }

@@ -7,14 +7,13 @@
  */
 import fc from 'fast-check';
 import request from 'supertest';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { consumerName, EVENTS_STREAM } from '../../contracts/src/subjects';
 import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
-import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
-import { TEST_PARTITIONS, testEnv } from '../support/env';
+import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore } from '../support/harness';
+import { testEnv } from '../support/env';
+import { pipelineCaughtUp } from '../support/stream';
 import { INGEST_ROUTES, ingestItem, type IngestRoute } from '../support/ingest-arbitraries';
 import { sampleAdSpendRow, sampleEvent, sampleOrder } from '../support/samples';
 
@@ -60,20 +59,7 @@ function post(shop: TestStore, route: IngestRoute, items: unknown[]) {
 async function pipelineDrained(): Promise<void> {
   const nc = await connect({ servers: testEnv.natsUrl });
   try {
-    const jsm = await jetstreamManager(nc);
-    await waitFor(
-      async () => {
-        let pending = 0;
-        for (let p = 0; p < TEST_PARTITIONS; p++) {
-          const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
-          pending += info.num_pending + info.num_ack_pending;
-        }
-        return pending;
-      },
-      (n) => n === 0,
-      60_000,
-      100,
-    );
+    await pipelineCaughtUp(nc);
   } finally {
     await nc.close();
   }
