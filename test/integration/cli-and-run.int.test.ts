@@ -321,6 +321,18 @@ const answers = (url: string) =>
     () => 0,
   );
 
+/** Resolves once every URL answers 200 within `timeoutMs`; otherwise fails with the run's output. */
+function allAnswer200(urls: string[], run: { output: () => string }, timeoutMs = 120_000): Promise<number[]> {
+  return waitFor(
+    () => Promise.all(urls.map(answers)),
+    (s) => s.every((x) => x === 200),
+    timeoutMs,
+    250,
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}\n${run.output()}`);
+  });
+}
+
 /** The environment of a newcomer's shell: nothing exported about the services. */
 function freshShellEnv(extra: Record<string, string>): Record<string, string | undefined> {
   const { DATABASE_URL: _d, NATS_URL: _n, ...rest } = process.env;
@@ -359,14 +371,7 @@ describe('make run on a fresh data directory', () => {
       `http://127.0.0.1:${webhookPort}/healthz`,
     ];
     try {
-      await waitFor(
-        () => Promise.all(healthUrls.map(answers)),
-        (s) => s.every((x) => x === 200),
-        120_000,
-        250,
-      ).catch((err: Error) => {
-        throw new Error(`${err.message}\n${run1.output()}`);
-      });
+      await allAnswer200(healthUrls, run1);
       // An empty database: a demo store is loaded, and the dashboard's URL and key printed.
       const printed = await waitFor(
         () => Promise.resolve(/Dashboard: +(http:\S+\/dashboard)\n +dashboard key: +(dk_[\w-]+)/.exec(run1.output())),
@@ -444,14 +449,7 @@ describe('make run on a fresh data directory', () => {
     const run1 = startRun(env);
     const readyUrls = [port, healthPort, webhookPort].map((p) => `http://127.0.0.1:${p}/readyz`);
     try {
-      await waitFor(
-        () => Promise.all(readyUrls.map(answers)),
-        (s) => s.every((x) => x === 200),
-        120_000,
-        250,
-      ).catch((err: Error) => {
-        throw new Error(`${err.message}\n${run1.output()}`);
-      });
+      await allAnswer200(readyUrls, run1);
       // A terminal's Ctrl-C: SIGINT to the whole foreground process group, make run's script and whatever it
       // started in that group.
       process.kill(-run1.child.pid!, 'SIGINT');
@@ -500,14 +498,7 @@ describe('make run on a fresh data directory', () => {
       }),
     });
     const healthUrls = [port, healthPort, webhookPort].map((p) => `http://127.0.0.1:${p}/healthz`);
-    await waitFor(
-      () => Promise.all(healthUrls.map(answers)),
-      (s) => s.every((x) => x === 200),
-      60_000,
-      200,
-    ).catch((err: Error) => {
-      throw new Error(`${err.message}\n${r.output()}`);
-    });
+    await allAnswer200(healthUrls, r, 60_000);
     process.kill(r.child.pid!, 'SIGTERM');
     process.kill(r.child.pid!, 'SIGTERM');
     await r.exited;
