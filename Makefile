@@ -24,7 +24,7 @@ tracker: deps tracker/dist/manifest.json ## Build the store-side tracker (t.js, 
 
 # The dashboard likewise (and reports its bundle size when it builds).
 DASHBOARD_INPUTS := $(shell find dashboard/src -type f 2>/dev/null) dashboard/index.html dashboard/tsconfig.json \
-	contracts/src/attribution.ts contracts/src/channels.ts scripts/build-dashboard.ts package.json
+	contracts/src/attribution.ts contracts/src/channels.ts contracts/src/settings.ts scripts/build-dashboard.ts package.json
 
 dashboard/dist/manifest.json: $(DASHBOARD_INPUTS)
 	@node --import tsx scripts/build-dashboard.ts

@@ -207,3 +207,13 @@ export interface DestinationConnectionResponse {
   message: string;
   data: DestinationConnectionData;
 }
+
+/**
+ * The goals a model of get/setting-models can be read for: undefined for a model offered for every goal, the
+ * fitted goals for `data_driven` (empty before any fit: the model is not offered yet).
+ */
+export function offeredGoals(record: {
+  data_driven?: { goals: ReadonlyArray<{ goal: string; fitted: boolean }> };
+}): string[] | undefined {
+  return record.data_driven?.goals.filter((g) => g.fitted).map((g) => g.goal);
+}

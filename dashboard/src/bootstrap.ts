@@ -4,6 +4,7 @@
  * and the goals likewise.
  */
 import { GOALS, RULE_BASED_MODELS } from '../../contracts/src/attribution';
+import { offeredGoals } from '../../contracts/src/settings';
 import type { Client } from './api';
 import type { Option } from './state';
 import type { DataHealth, SettingModel } from './types';
@@ -50,14 +51,14 @@ export async function bootstrap(client: Client): Promise<Bootstrap> {
   // `data_driven` is offered once the store is fitted for some goal; a goal without a fit answers 400 under it.
   const modelList: Option[] = models?.records.length
     ? models.records
-        .filter((m) => m.code !== 'data_driven' || m.data_driven?.goals.some((g) => g.fitted))
+        .filter((m) => offeredGoals(m)?.length !== 0)
         .map((m) => {
           const fitted = m.data_driven?.goals.filter((g) => g.fitted);
           return fitted
             ? {
                 code: m.code,
                 name: m.name,
-                goals: fitted.map((g) => g.goal),
+                goals: offeredGoals(m),
                 fits: Object.fromEntries(fitted.map((g) => [g.goal, { weights: g.weights, fittedAt: g.fitted_at }])),
               }
             : { code: m.code, name: m.name };

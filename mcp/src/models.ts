@@ -5,6 +5,7 @@
  * and kept for a minute.
  */
 import { RULE_BASED_MODELS, type Model } from '../../contracts/src/attribution';
+import { offeredGoals } from '../../contracts/src/settings';
 import { FALLBACK_MODEL } from './defaults';
 import { ReportApiError, type ReportClient } from './report-client';
 
@@ -53,14 +54,9 @@ export class ModelCatalog {
       const records = await this.client.settingModels();
       if (records.length > 0) {
         // `data_driven` is offered once the store has a fit (docs/product.md, Attribution, "Data-driven").
-        const codes = records
-          .filter((r) => r.code !== 'data_driven' || r.data_driven?.goals.some((g) => g.fitted))
-          .map((r) => r.code);
-        const goalsOf = Object.fromEntries(
-          records
-            .filter((r) => r.data_driven)
-            .map((r) => [r.code, r.data_driven!.goals.filter((g) => g.fitted).map((g) => g.goal)]),
-        );
+        const offered = records.map((r) => ({ code: r.code, goals: offeredGoals(r) }));
+        const codes = offered.filter((o) => o.goals?.length !== 0).map((o) => o.code);
+        const goalsOf = Object.fromEntries(offered.flatMap((o) => (o.goals ? [[o.code, o.goals]] : [])));
         return { codes, defaultModel: records.find((r) => r.is_default)?.code ?? codes[0]!, goalsOf };
       }
     } catch (err) {
