@@ -120,10 +120,11 @@ it('survives SIGKILL at random points of the demo stream with zero drift', async
       (c) => c.raw >= before + progress,
       60_000,
       25,
-    ).catch((err: Error) => {
-      throw new Error(`${err.message}\n${child.output().slice(-4000)}`);
-    });
-    child.proc.kill('SIGKILL');
+    )
+      .catch((err: Error) => {
+        throw new Error(`${err.message}\n${child.output().slice(-4000)}`);
+      })
+      .finally(() => child.proc.kill('SIGKILL'));
     await child.exited;
   }
   const child = spawnPipeline({ PIPELINE_HEALTH_PORT: String(await freePort()) });

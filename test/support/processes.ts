@@ -11,10 +11,14 @@ export interface Child {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/**
+ * A daemon as a child process. It drains and exits by itself once the test process is gone (EXIT_WITH_PARENT), so
+ * a test that fails before it kills its child cannot leave a daemon that later attaches to another run's servers.
+ */
 export function spawnTs(entry: string, env: Record<string, string>): Child {
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: { ...process.env, EXIT_WITH_PARENT: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
