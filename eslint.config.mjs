@@ -83,6 +83,8 @@ export default tseslint.config(
   boundary(['dashboard/**/*.ts', 'dashboard/**/*.tsx'], [...apps, 'runtime', 'storage'], ioModules, nodeBuiltins),
   // The batch flow knows ports, never the adapters that implement them.
   boundary(['pipeline/src/stream/**/*.ts'], others('pipeline'), ['**/adapters/**', '**/operations/**', '**/app/**']),
+  // Adapters only talk to the outside: the operations, jobs and composition root use them, never the reverse.
+  boundary(['pipeline/src/adapters/**/*.ts'], others('pipeline'), ['**/operations/**', '**/jobs/**', '**/app/**']),
   // Services receive their dependencies; only the composition root knows how they are built.
   boundary(
     ['query-api/src/services/**/*.ts'],

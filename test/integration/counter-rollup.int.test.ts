@@ -4,7 +4,8 @@
  * "no previous day" of a span) round-trip; into a table a repair cleared, the rows are copied, the same as the
  * upsert writes them. On a temporary table of the same shape as the rollups.
  */
-import { applyCounterDelta, type CounterTable } from '../../pipeline/src/adapters/pg-counter-rollup';
+import { applyCounterDelta } from '../../pipeline/src/adapters/pg-counter-rollup';
+import { type Cell, type RollupTable, rowOf } from '../../pipeline/src/domain/rollups/table';
 import type { Db, Query } from '../../storage/db';
 import { testDb } from '../support/harness';
 
@@ -14,7 +15,7 @@ beforeAll(() => {
 });
 afterAll(() => db.close());
 
-const SHAPE: CounterTable = {
+const SHAPE: RollupTable = {
   table: 'counter_test',
   keys: [
     { name: 'day', type: 'date' },
@@ -26,6 +27,9 @@ const SHAPE: CounterTable = {
     { name: 'value_micros', type: 'bigint' },
   ],
 };
+
+/** A row of SHAPE, named by its columns. */
+const row = (key: Cell[], values: number[]) => rowOf(SHAPE, key, values);
 
 /** The rollup of SHAPE as a temporary table, gone when the test's transaction ends. */
 async function createTable(tx: Query): Promise<void> {
@@ -49,12 +53,12 @@ it('adds deltas, deletes the groups brought to zero and keeps to the store', asy
   await db.transaction('test.counter', async (tx) => {
     await createTable(tx);
     await applyCounterDelta(tx, 'st_a', SHAPE, [
-      { key: ['2026-03-01', 'paid', '-infinity'], values: [2, 5_000_000] },
-      { key: ['2026-03-02', 'email', '2026-03-01'], values: [1, 0] },
+      row(['2026-03-01', 'paid', '-infinity'], [2, 5_000_000]),
+      row(['2026-03-02', 'email', '2026-03-01'], [1, 0]),
       // All zero: not written at all.
-      { key: ['2026-03-03', 'direct', '-infinity'], values: [0, 0] },
+      row(['2026-03-03', 'direct', '-infinity'], [0, 0]),
     ]);
-    await applyCounterDelta(tx, 'st_b', SHAPE, [{ key: ['2026-03-01', 'paid', '-infinity'], values: [7, 1] }]);
+    await applyCounterDelta(tx, 'st_b', SHAPE, [row(['2026-03-01', 'paid', '-infinity'], [7, 1])]);
     expect(await rows(tx)).toEqual([
       'st_a|2026-03-01|paid|-infinity|2|5000000',
       'st_a|2026-03-02|email|2026-03-01|1|0',
@@ -62,8 +66,8 @@ it('adds deltas, deletes the groups brought to zero and keeps to the store', asy
     ]);
 
     await applyCounterDelta(tx, 'st_a', SHAPE, [
-      { key: ['2026-03-01', 'paid', '-infinity'], values: [-1, -2_000_000] },
-      { key: ['2026-03-02', 'email', '2026-03-01'], values: [-1, 0] },
+      row(['2026-03-01', 'paid', '-infinity'], [-1, -2_000_000]),
+      row(['2026-03-02', 'email', '2026-03-01'], [-1, 0]),
     ]);
     expect(await rows(tx)).toEqual(['st_a|2026-03-01|paid|-infinity|1|3000000', 'st_b|2026-03-01|paid|-infinity|7|1']);
   });
@@ -73,9 +77,9 @@ it('copies into a cleared table the same rows the upsert writes, escaped text an
   await db.transaction('test.counter_cleared', async (tx) => {
     await createTable(tx);
     const delta = [
-      { key: ['2026-03-02', 'tab\there, back\\slash\nnewline', '2026-03-01'], values: [3, 9_007_199_254_740_991] },
-      { key: ['2026-03-01', 'paid', '-infinity'], values: [2, -5] },
-      { key: ['2026-03-03', 'direct', '-infinity'], values: [0, 0] },
+      row(['2026-03-02', 'tab\there, back\\slash\nnewline', '2026-03-01'], [3, 9_007_199_254_740_991]),
+      row(['2026-03-01', 'paid', '-infinity'], [2, -5]),
+      row(['2026-03-03', 'direct', '-infinity'], [0, 0]),
     ];
     await applyCounterDelta(tx, 'st_added', SHAPE, delta);
     await applyCounterDelta(tx, 'st_copied', SHAPE, delta, { cleared: true });

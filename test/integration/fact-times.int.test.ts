@@ -3,7 +3,8 @@
  * parse than a Date); they must be the times a Date made from the stored text holds, to the millisecond,
  * whatever the microseconds stored, so that a batch finds unchanged sessions unchanged.
  */
-import { loadFactsOfGroups, writeSessions } from '../../pipeline/src/adapters/pg-views';
+import { loadFactsOfGroups } from '../../pipeline/src/adapters/pg-person-facts';
+import { writeSessions } from '../../pipeline/src/adapters/pg-sessions';
 import { ORDER_CLIENT_PREFIX } from '../../pipeline/src/domain/facts';
 import { recomputePerson } from '../../pipeline/src/domain/recompute-person';
 import type { Db } from '../../storage/db';

@@ -3,7 +3,7 @@
  * texts breaking a tie, whichever batches the events arrive in.
  */
 import type { StorefrontEvent } from '../../contracts/src/events';
-import { insertProductInfo, upsertProductInfo } from '../../pipeline/src/adapters/analytics-rollups';
+import { insertProductInfo, upsertProductInfo } from '../../pipeline/src/adapters/pg-product-info';
 import { productInfoOfEvent } from '../../pipeline/src/domain/facts';
 import type { Db } from '../../storage/db';
 import { createTestStore, testDb } from '../support/harness';

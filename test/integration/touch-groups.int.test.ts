@@ -8,7 +8,7 @@ import pg from 'pg';
 import { migrate } from '../../infra/migrate';
 import { createBatchWriter, type MaintainViews } from '../../pipeline/src/adapters/pg-batch-writer';
 import { createViewMaintainer } from '../../pipeline/src/adapters/pg-view-maintainer';
-import { touchGroupId } from '../../pipeline/src/adapters/touch-group-id';
+import { touchGroupId } from '../../pipeline/src/adapters/touch-groups';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { silentLogger } from '../../runtime/logger';
 import type { Db } from '../../storage/db';

@@ -8,8 +8,8 @@ import { isTransientDbError } from '../../../storage/db';
 import type { BatchItem, BatchOutcome, PipelinePorts } from '../stream/build-pipeline';
 import type { DecodedFact } from '../domain/decode-message';
 import { toAdSpendFact } from '../domain/facts';
+import { type ChangedPushes, type PushRows, upsertPushes } from './pg-pushes';
 import {
-  type ChangedPushes,
   type DeadLetterRow,
   eventsWithoutFacts,
   insertDeadLetters,
@@ -17,10 +17,8 @@ import {
   insertRawEvents,
   loadRates,
   loadStores,
-  type PushRows,
   type RawEventRow,
   type StoreSettings,
-  upsertPushes,
 } from './pg-fact-store';
 
 /** What a batch stored that was new: the input of view maintenance. */

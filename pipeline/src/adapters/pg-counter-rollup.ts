@@ -5,40 +5,8 @@
  * goes through here, so the arithmetic and the lock order live in one place.
  */
 import type { Query } from '../../../storage/db';
-import type { CreditSums } from '../domain/credit-sums';
 import { copyData, copyLine } from '../../../storage/pg-copy-text';
-
-export type CounterColumnType = 'date' | 'text' | 'smallint' | 'integer' | 'bigint';
-
-export interface CounterColumn {
-  name: string;
-  type: CounterColumnType;
-}
-
-export interface CounterTable {
-  table: string;
-  /** Dimension columns (with store_id, a unique key of the table). */
-  keys: readonly CounterColumn[];
-  /** Summed columns. */
-  values: readonly CounterColumn[];
-}
-
-/** Key columns named in order, `day` a date and the others text (the shape of most rollup keys). */
-export const dayAndTextKeys = (names: readonly string[]): CounterColumn[] =>
-  names.map((name) => ({ name, type: name === 'day' ? 'date' : 'text' }));
-
-/** The summed columns of the attribution rollups, in the order of `creditSumValues`. */
-export const CREDIT_SUM_COLUMNS: readonly CounterColumn[] = ['weight', 'new_weight', 'value_micros', 'cogs_micros'].map(
-  (name) => ({ name, type: 'bigint' }),
-);
-
-export const creditSumValues = (d: CreditSums): number[] => [d.weight, d.newWeight, d.valueMicros, d.cogsMicros];
-
-/** One group's change: its key cells (in `keys` order; days as YYYY-MM-DD) and the value deltas. */
-export interface CounterRow {
-  key: ReadonlyArray<string | number>;
-  values: readonly number[];
-}
+import { keyCellsOfRow, type Column, type RollupRow, type RollupTable } from '../domain/rollups/table';
 
 /** A column as selected: days as YYYY-MM-DD, and PostgreSQL's `-infinity`/`infinity` as such. */
 export const selectedAs = (c: { name: string; type: string }, alias = ''): string => {
@@ -48,10 +16,10 @@ export const selectedAs = (c: { name: string; type: string }, alias = ''): strin
     : `${col} as ${c.name}`;
 };
 
-const unnestOf = (cols: readonly CounterColumn[], first: number): string =>
+const unnestOf = (cols: readonly Column[], first: number): string =>
   `unnest(${cols.map((c, i) => `$${first + i}::${c.type}[]`).join(', ')}) as t(${cols.map((c) => c.name).join(', ')})`;
 
-const keyText = (key: CounterRow['key']): string => key.join('\u0000');
+const keyText = (t: RollupTable, row: RollupRow): string => keyCellsOfRow(t, row).join('\u0000');
 
 /** How a delta meets the table: `cleared` when the store has no rows there (a repair emptied it first). */
 export interface CounterWriteOptions {
@@ -59,20 +27,20 @@ export interface CounterWriteOptions {
 }
 
 /**
- * Adds `rows` to `shape.table` for `storeId`. Rows whose values are all zero are skipped; the rest are applied
+ * Adds `rows` (named by `shape`'s columns) to `shape.table` for `storeId`. Rows whose values are all zero are skipped; the rest are applied
  * in key order, so concurrent workers lock rollup rows in one order. Into a `cleared` table the rows are copied
  * instead: there is nothing to add them to, and COPY costs about half of the upsert.
  */
 export async function applyCounterDelta(
   q: Query,
   storeId: string,
-  shape: CounterTable,
-  rows: readonly CounterRow[],
+  shape: RollupTable,
+  rows: readonly RollupRow[],
   opts: CounterWriteOptions = {},
 ): Promise<void> {
   const entries = rows
-    .filter((r) => r.values.some((v) => v !== 0))
-    .map((r) => ({ row: r, sortKey: keyText(r.key) }))
+    .filter((r) => shape.values.some((c) => r[c.name] !== 0))
+    .map((r) => ({ row: r, sortKey: keyText(shape, r) }))
     .sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0))
     .map((e) => e.row);
   if (entries.length === 0) return;
@@ -81,11 +49,7 @@ export async function applyCounterDelta(
     return;
   }
   const cols = [...shape.keys, ...shape.values];
-  const args: unknown[] = [
-    storeId,
-    ...shape.keys.map((_, i) => entries.map((r) => r.key[i])),
-    ...shape.values.map((_, i) => entries.map((r) => r.values[i])),
-  ];
+  const args: unknown[] = [storeId, ...cols.map((c) => entries.map((r) => r[c.name]))];
   const keyNames = shape.keys.map((c) => c.name);
   const zero = await q<Record<string, string | number>>(
     `views.${shape.table}_upsert`,
@@ -114,13 +78,13 @@ export async function applyCounterDelta(
 async function copyCounterRows(
   q: Query,
   storeId: string,
-  shape: CounterTable,
-  rows: readonly CounterRow[],
+  shape: RollupTable,
+  rows: readonly RollupRow[],
 ): Promise<void> {
   const cols = [...shape.keys, ...shape.values].map((c) => c.name);
   await q.copyFrom(
     `views.${shape.table}_copy`,
     `copy ${shape.table} (store_id, ${cols.join(', ')}) from stdin`,
-    copyData(rows.map((r) => copyLine([storeId, ...r.key, ...r.values]))),
+    copyData(rows.map((r) => copyLine([storeId, ...cols.map((c) => r[c]!)]))),
   );
 }

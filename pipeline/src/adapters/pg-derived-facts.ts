@@ -7,7 +7,7 @@ import type { Query } from '../../../storage/db';
 import { copyLine } from '../../../storage/pg-copy-text';
 import type { EventFact, OrderFact, VariantCost } from '../domain/facts';
 import { copyNewRows, storedEventIds } from './pg-fact-store';
-import { EVENT_FACT_COLUMNS } from './pg-views';
+import { EVENT_FACT_COLUMNS } from './pg-person-facts';
 import { lockNames } from './pg-advisory-locks';
 
 /** One event fact as a line of COPY text, in the columns `store_id, EVENT_FACT_COLUMNS`. */

@@ -3,7 +3,7 @@
  * Delivery guarantees). For each store in the batch, a fixed sequence of named steps: store the derived facts
  * of what was new (`pg-derived-facts.ts`), resolve identity and lock the affected persons (`pg-identity.ts`),
  * load and recompute those persons, apply the difference to sessions, conversions, credits and analytics rows
- * (`pg-views.ts`, `analytics-rollups.ts`) and queue the webhook deliveries of the new events; then, for every
+ * (`pg-sessions.ts`, `pg-conversions.ts`, `pg-analytics.ts`, their rows and deltas from `domain/rollups/`) and queue the webhook deliveries of the new events; then, for every
  * store, the rollup deltas and product names. The same recomputation serves the reconciliation, so the views
  * equal a recomputation.
  */
@@ -31,25 +31,16 @@ import { webhookCandidates, type WebhookEnqueuer } from './identity-event-queue'
 import type { StoreSettings } from './pg-fact-store';
 import { insertEventFacts, upsertOrderFacts, upsertVariantCosts } from './pg-derived-facts';
 import { IdentityLocksExhaustedError, recordIdentity, updateIdentity } from './pg-identity';
-import {
-  accumulateSpend,
-  applyAttributionDelta,
-  applySpendDelta,
-  loadPersonFacts,
-  loadStoredConversions,
-  storedUnder,
-  writeConversions,
-  writeSessions,
-} from './pg-views';
-import {
-  CommittedTouchGroups,
-  contributionsOf,
-  planAnalytics,
-  upsertProductInfo,
-  writeAnalyticsRollups,
-  writeAnalyticsRows,
-} from './analytics-rollups';
-import { applyAdRollupDelta } from './ad-rollup';
+import { loadPersonFacts } from './pg-person-facts';
+import { writeSessions } from './pg-sessions';
+import { loadStoredConversions, writeConversions } from './pg-conversions';
+import { applyAdRollupDelta, applyAttributionDelta, applySpendDelta } from './pg-rollups';
+import { planAnalytics, writeAnalyticsRollups, writeAnalyticsRows } from './pg-analytics';
+import { upsertProductInfo } from './pg-product-info';
+import { CommittedTouchGroups } from './touch-groups';
+import { storedUnder } from '../domain/rollups/conversions';
+import { contributionsOf } from '../domain/rollups/analytics';
+import { spendDeltaOf } from '../domain/rollups/spend';
 import { lockNames } from './pg-advisory-locks';
 import { besideBackground } from './beside-statements';
 
@@ -210,15 +201,6 @@ async function resolvePersons(q: Query, batch: StoreBatch, lockRounds?: number):
     for (const p of viaProducts) inFull.add(p.person_id);
   }
   return { persons, mergedAway, inFull };
-}
-
-function spendDeltaOf(spend: StoreBatch['spend']): Map<string, number[]> {
-  const delta = new Map<string, number[]>();
-  for (const s of spend) {
-    if (s.previous) accumulateSpend(delta, s.previous, -1);
-    accumulateSpend(delta, s.fact, 1);
-  }
-  return delta;
 }
 
 /** Whether all of a person's facts came with this batch: nothing was stored before to extend. */

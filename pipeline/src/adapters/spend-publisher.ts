@@ -8,7 +8,17 @@ import { setTimeout as wait } from 'node:timers/promises';
 import { jetstream } from '@nats-io/jetstream';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/nats-core';
 import { RECEIVED_AT_HEADER } from '../../../contracts/src/subjects';
-import type { PublishSpend } from '../jobs/ad-spend-pull';
+
+export interface SpendMessage {
+  subject: string;
+  payload: string;
+  msgId: string;
+  /** Ad-spend rows the message carries (the publisher paces by rows). */
+  rows: number;
+}
+
+/** Publishes to the EVENTS stream and resolves once JetStream acknowledged every message. */
+export type PublishSpend = (messages: readonly SpendMessage[]) => Promise<void>;
 
 export interface SpendPublisherOptions {
   /** Rows a second at most (default 5,000, about half of what the pipeline applies on two cores). */

@@ -24,18 +24,8 @@ import {
 import type { Db } from '../../../storage/db';
 import { microsToDecimal } from '../domain/decimal-micros';
 import type { AdPlatformClients } from '../adapters/ad-platforms/index';
+import type { PublishSpend, SpendMessage } from '../adapters/spend-publisher';
 import { AdPlatformError, SPEND_PLATFORM, type AdAccountCredentials, type AdRow } from '../adapters/ad-platforms/types';
-
-export interface SpendMessage {
-  subject: string;
-  payload: string;
-  msgId: string;
-  /** Ad-spend rows the message carries (the publisher paces by rows). */
-  rows: number;
-}
-
-/** Publishes to the EVENTS stream and resolves once JetStream acknowledged every message. */
-export type PublishSpend = (messages: readonly SpendMessage[]) => Promise<void>;
 
 export interface SpendPullDeps {
   db: Db;

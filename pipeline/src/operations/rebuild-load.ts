@@ -13,15 +13,10 @@ import type { Query } from '../../../storage/db';
 import { copyData, copyLine } from '../../../storage/pg-copy-text';
 import type { StreamFactsSnapshot } from '../domain/stream-facts';
 import { toInbound } from '../adapters/nats-source';
-import {
-  type DeadLetterRow,
-  insertLinkClicks,
-  type PushRows,
-  type StoreSettings,
-  upsertPushes,
-} from '../adapters/pg-fact-store';
+import { type DeadLetterRow, insertLinkClicks, type StoreSettings } from '../adapters/pg-fact-store';
+import { type PushRows, upsertPushes } from '../adapters/pg-pushes';
 import { EVENT_FACTS_COPY_SQL, upsertOrderFacts, upsertVariantCosts } from '../adapters/pg-derived-facts';
-import { insertProductInfo } from '../adapters/analytics-rollups';
+import { insertProductInfo } from '../adapters/pg-product-info';
 import { toTimestamp } from '../adapters/pg-identity';
 import { rangeMessages, type StreamRange } from './stream-range';
 import {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { RULE_BASED_MODELS } from '../../../contracts/src/attribution';
-import { addToCart, DAY, ms, page, pageView, personFacts, UNIT } from '../../../test/support/fact-builders';
-import { type ConversionView, type Credit, recomputePerson } from '../domain/recompute-person';
-import { creditRowsOf } from './pg-views';
+import { RULE_BASED_MODELS } from '../../../../contracts/src/attribution';
+import { addToCart, DAY, ms, page, pageView, personFacts, UNIT } from '../../../../test/support/fact-builders';
+import { type ConversionView, type Credit, recomputePerson } from '../recompute-person';
+import { creditRowsOf } from './attribution';
 
 /** The dimensions a credit row is grouped by, as one string. */
 const dimsOf = (c: Credit): string =>

@@ -3,8 +3,9 @@
  * not "") summed by day, goal, model, channel, platform, campaign and the three ad ids. Pure: the incremental
  * maintainer, the repair and the reconciliation all derive it from credits with these functions.
  */
-import { compositeKey } from './composite-key';
-import { addSums, type CreditSums } from './credit-sums';
+import { compositeKey } from '../composite-key';
+import { addSums, type CreditSums } from '../credit-sums';
+import { CREDIT_SUM_COLUMNS, creditSumValues, dayAndTextKeys, type RollupRow, type RollupTable, rowOf } from './table';
 
 /** The ad rollup's key: a paid credit's dimensions, in the order of attribution_by_ad's key columns. */
 export const AD_ROLLUP_KEY = compositeKey([
@@ -55,3 +56,13 @@ export function accumulateAdCredits(
 export function mergeAdDeltas(into: Map<string, AdRollupSums>, from: ReadonlyMap<string, AdRollupSums>): void {
   for (const [k, d] of from) addSums(into, k, d);
 }
+
+export const ATTRIBUTION_BY_AD: RollupTable = {
+  table: 'attribution_by_ad',
+  keys: dayAndTextKeys(AD_ROLLUP_KEY.columns),
+  values: CREDIT_SUM_COLUMNS,
+};
+
+/** A delta's rows of `attribution_by_ad`. */
+export const adRollupRows = (delta: ReadonlyMap<string, AdRollupSums>): RollupRow[] =>
+  [...delta].map(([k, d]) => rowOf(ATTRIBUTION_BY_AD, AD_ROLLUP_KEY.parts(k), creditSumValues(d)));

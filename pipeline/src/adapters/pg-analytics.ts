@@ -1,0 +1,277 @@
+/**
+ * The analytics views in PostgreSQL (what they hold: `domain/rollups/analytics.ts`): the per-person rows of
+ * the persons a batch recomputed replaced by their fresh contributions, and the difference applied to the
+ * rollups in the same transaction, their touchpoint texts stored once in touch_groups.
+ */
+import type { Query } from '../../../storage/db';
+import { keyProbeSql } from '../../../storage/key-probe';
+import {
+  accumulatePart,
+  accumulateSpanChange,
+  type AnalyticsDelta,
+  analyticsRollupRows,
+  CONTRIBUTION_PARTS,
+  type ContributionPart,
+  diffPart,
+  emptyDelta,
+  type OwnedRow,
+  type PersonContribution,
+  PERSON_TABLES,
+  type PersonTableShape,
+} from '../domain/rollups/analytics';
+import type { RollupRow, RollupTable } from '../domain/rollups/table';
+import { eventLoopTurns } from './beside-statements';
+import { applyCounterDelta, type CounterWriteOptions, selectedAs } from './pg-counter-rollup';
+import { type TouchGroupMemory, TOUCH_GROUP_DIMENSIONS, touchGroupId } from './touch-groups';
+
+// ---------------------------------------------------------------------------------------------------------
+// Per-person tables
+// ---------------------------------------------------------------------------------------------------------
+
+type PersonColumnShape = PersonTableShape['keys'][number];
+/** A per-person row as the statements read it: its fields by name. */
+type Owned = OwnedRow<object>;
+
+const allColumns = (t: PersonTableShape): readonly PersonColumnShape[] => [...t.keys, ...t.values];
+const fieldOf = (r: Owned, c: PersonColumnShape): unknown => (r.row as Record<string, unknown>)[c.field];
+
+/** A column's value as PostgreSQL returns it, as the domain row holds it (days as YYYY-MM-DD). */
+function cellOf(c: PersonColumnShape, v: unknown): string | number | number[] {
+  if (c.type === 'integer[]') return (v as Array<number | string>).map(Number);
+  if (c.type === 'text' || c.type === 'date') return v as string;
+  return Number(v);
+}
+
+/** The stored contributions of the given persons, read back by column name. */
+export async function loadContributions(
+  q: Query,
+  storeId: string,
+  personIds: readonly string[],
+): Promise<PersonContribution[]> {
+  if (personIds.length === 0) return [];
+  const byPerson = new Map<string, PersonContribution>(
+    personIds.map((p) => [p, { personId: p, web: [], products: [], credits: [] }]),
+  );
+  for (const part of CONTRIBUTION_PARTS) {
+    const t: PersonTableShape = PERSON_TABLES[part];
+    const cols = allColumns(t);
+    const rows = await q<Record<string, unknown>>(
+      `views.${t.table}_load`,
+      keyProbeSql({
+        select: ['person_id', ...cols.map((c) => selectedAs(c))].join(', '),
+        from: t.table,
+        key: 'person_id',
+      }),
+      [storeId, personIds],
+    );
+    for (const r of rows) {
+      const row: Record<string, unknown> = {};
+      for (const c of cols) row[c.field] = cellOf(c, r[c.name]);
+      (byPerson.get(r.person_id as string)?.[part] as object[] | undefined)?.push(row);
+    }
+  }
+  return [...byPerson.values()];
+}
+
+const sqlType = (c: PersonColumnShape): string => (c.type === 'integer[]' ? 'text' : c.type);
+
+/** `unnest` of person_id and one array parameter per column, from `$2` on. */
+const unnestOf = (cols: readonly PersonColumnShape[]): string =>
+  `unnest($2::text[], ${cols.map((c, i) => `$${i + 3}::${sqlType(c)}[]`).join(', ')})
+   as t(person_id, ${cols.map((c) => c.name).join(', ')})`;
+
+/** The parameters of `unnestOf`: the rows' persons, then each column's cells (arrays as PostgreSQL text). */
+function paramsOf(cols: readonly PersonColumnShape[], rows: readonly Owned[]): unknown[] {
+  return [
+    rows.map((r) => r.personId),
+    ...cols.map((c) =>
+      rows.map((r) => (c.type === 'integer[]' ? `{${(fieldOf(r, c) as number[]).join(',')}}` : fieldOf(r, c))),
+    ),
+  ];
+}
+
+async function deleteRows(q: Query, storeId: string, t: PersonTableShape, rows: readonly Owned[]): Promise<void> {
+  if (rows.length === 0) return;
+  await q(
+    `views.${t.table}_delete`,
+    `delete from ${t.table} a using ${unnestOf(t.keys)}
+     where a.store_id = $1 and a.person_id = t.person_id and ${t.keys.map((c) => `a.${c.name} = t.${c.name}`).join(' and ')}`,
+    [storeId, ...paramsOf(t.keys, rows)],
+  );
+}
+
+async function insertRows(q: Query, storeId: string, t: PersonTableShape, rows: readonly Owned[]): Promise<void> {
+  if (rows.length === 0) return;
+  const cols = allColumns(t);
+  const selected = cols.map((c) => (c.type === 'integer[]' ? `t.${c.name}::integer[]` : `t.${c.name}`));
+  await q(
+    `views.${t.table}_insert`,
+    `insert into ${t.table} (store_id, person_id, ${cols.map((c) => c.name).join(', ')})
+     select $1, t.person_id, ${selected.join(', ')} from ${unnestOf(cols)}`,
+    [storeId, ...paramsOf(cols, rows)],
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Rollups
+// ---------------------------------------------------------------------------------------------------------
+
+/** A delta as the statements write it: the touch groups it names, and each rollup's rows in stored form. */
+interface RollupWrite {
+  groups: Map<string, readonly string[]>;
+  rollups: Array<{ table: RollupTable; rows: RollupRow[] }>;
+}
+
+/** The stored form of `delta` (touchpoint texts as group ids); groups `memory` knows to be there are left out. */
+function rollupWriteOf(storeId: string, delta: AnalyticsDelta, memory?: TouchGroupMemory): RollupWrite {
+  const groups = new Map<string, readonly string[]>();
+  const rollups = analyticsRollupRows(delta, (touch) => {
+    const id = touchGroupId(touch);
+    if (!memory?.committed.has(storeId, id)) groups.set(id, touch);
+    return id;
+  });
+  return { groups, rollups };
+}
+
+/**
+ * Writes a delta to the rollups. The touch groups it names are recorded first, in id order and before any
+ * rollup row is written, so two batches naming the same new group wait for each other only there.
+ */
+async function writeRollups(
+  q: Query,
+  storeId: string,
+  w: RollupWrite,
+  opts: CounterWriteOptions & { memory?: TouchGroupMemory } = {},
+): Promise<void> {
+  const { memory, ...counterOpts } = opts;
+  await recordTouchGroups(q, storeId, w.groups);
+  if (memory && w.groups.size) memory.afterCommit(() => memory.committed.add(storeId, [...w.groups.keys()]));
+  for (const { table, rows } of w.rollups) await applyCounterDelta(q, storeId, table, rows, counterOpts);
+}
+
+/**
+ * Applies a delta summed outside a batch (a repair's) to the rollups, recording every touch group it names;
+ * `cleared` when the store has no rollup rows.
+ */
+export async function applyAnalyticsDelta(
+  q: Query,
+  storeId: string,
+  delta: AnalyticsDelta,
+  opts: CounterWriteOptions = {},
+): Promise<void> {
+  await writeRollups(q, storeId, rollupWriteOf(storeId, delta), opts);
+}
+
+async function recordTouchGroups(q: Query, storeId: string, groups: Map<string, readonly string[]>): Promise<void> {
+  if (groups.size === 0) return;
+  const ids = [...groups.keys()].sort();
+  await q(
+    'views.touch_groups_insert',
+    `insert into touch_groups (store_id, group_id, ${TOUCH_GROUP_DIMENSIONS.join(', ')})
+     select $1, * from unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+     on conflict (store_id, group_id) do nothing`,
+    [storeId, ids, ...TOUCH_GROUP_DIMENSIONS.map((_, i) => ids.map((id) => groups.get(id)![i]))],
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A batch's analytics
+// ---------------------------------------------------------------------------------------------------------
+
+type PartChange<P extends ContributionPart> = { part: P } & ReturnType<typeof diffPart<P>>;
+
+/** What writing a batch's analytics does, worked out before any of it is written. */
+export interface AnalyticsPlan {
+  /** Per per-person table: the stored rows that go and the fresh rows that are added. */
+  rows: Array<PartChange<ContributionPart>>;
+  /** The rollup rows to write; none when the difference went into the caller's delta. */
+  rollups?: RollupWrite;
+}
+
+/**
+ * Plans making the stored contributions of `personIds` (the recomputed persons and any merged into them)
+ * equal to `fresh`: the per-person rows that differ, and the difference to the rollups (added to `into` when
+ * given, for the caller to apply once; `memory` spares the touch groups already recorded). The rollups that sum
+ * the per-person rows change by exactly the added rows less the gone ones, so the rows a batch leaves alone
+ * (most of a returning person's history) cost nothing more. It only reads: it loads the stored contributions at
+ * once and may run beside the batch's writes, computing `fresh` lazily and giving the event loop a turn every
+ * `sliceMs` (0: never) so that their statements proceed meanwhile.
+ */
+export async function planAnalytics(
+  q: Query,
+  storeId: string,
+  personIds: readonly string[],
+  fresh: Iterable<PersonContribution>,
+  { into, memory, sliceMs = 0 }: { into?: AnalyticsDelta; memory?: TouchGroupMemory; sliceMs?: number } = {},
+): Promise<AnalyticsPlan> {
+  const stored = loadContributions(q, storeId, personIds);
+  // Settled below; until then a failure must not count as unhandled (the transaction fails on it anyway).
+  stored.catch(() => undefined);
+  const turn = eventLoopTurns(sliceMs);
+  const freshOf = new Map<string, PersonContribution>();
+  for (const c of fresh) {
+    freshOf.set(c.personId, c);
+    await turn();
+  }
+  const old = await stored;
+  const delta = into ?? emptyDelta();
+  const rows: AnalyticsPlan['rows'] = [];
+  for (const part of CONTRIBUTION_PARTS) {
+    const { gone, added } = diffPart(part, old, freshOf.values());
+    accumulatePart(
+      delta,
+      part,
+      gone.map((r) => r.row),
+      -1,
+    );
+    accumulatePart(
+      delta,
+      part,
+      added.map((r) => r.row),
+      1,
+    );
+    rows.push({ part, gone, added });
+    await turn();
+  }
+  const oldOf = new Map(old.map((o) => [o.personId, o]));
+  for (const p of new Set([...oldOf.keys(), ...freshOf.keys()])) {
+    accumulateSpanChange(delta, oldOf.get(p), freshOf.get(p));
+    await turn();
+  }
+  return { rows, rollups: into ? undefined : rollupWriteOf(storeId, delta, memory) };
+}
+
+/** Writes a plan's per-person rows. */
+export async function writeAnalyticsRows(q: Query, storeId: string, plan: AnalyticsPlan): Promise<void> {
+  for (const { part, gone, added } of plan.rows) {
+    const t: PersonTableShape = PERSON_TABLES[part];
+    await deleteRows(q, storeId, t, gone);
+    await insertRows(q, storeId, t, added);
+  }
+}
+
+/** Writes a plan's rollup rows (`memory` as given to the plan). */
+export async function writeAnalyticsRollups(
+  q: Query,
+  storeId: string,
+  plan: AnalyticsPlan,
+  memory?: TouchGroupMemory,
+): Promise<void> {
+  if (plan.rollups) await writeRollups(q, storeId, plan.rollups, { memory });
+}
+
+/**
+ * Makes the stored contributions of `personIds` equal to `fresh`, touching only rows that differ, and applies
+ * the difference to the rollups (or adds it to `into`, for the caller to apply once).
+ */
+export async function writeAnalytics(
+  q: Query,
+  storeId: string,
+  personIds: readonly string[],
+  fresh: readonly PersonContribution[],
+  { into, memory }: { into?: AnalyticsDelta; memory?: TouchGroupMemory } = {},
+): Promise<void> {
+  const plan = await planAnalytics(q, storeId, personIds, fresh, { into, memory });
+  await writeAnalyticsRows(q, storeId, plan);
+  await writeAnalyticsRollups(q, storeId, plan, memory);
+}

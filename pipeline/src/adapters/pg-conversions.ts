@@ -1,0 +1,217 @@
+/**
+ * The `conversions` and `conversion_credits` views of some persons made equal to their recomputation
+ * (`planConversions` decides which conversions are rewritten), and the credit delta of what changed, for the
+ * attribution and ad rollups.
+ */
+import { createHash } from 'node:crypto';
+import type { Goal, Model } from '../../../contracts/src/attribution';
+import type { Query } from '../../../storage/db';
+import { keyProbeSql } from '../../../storage/key-probe';
+import { copyLine } from '../../../storage/pg-copy-text';
+import type { CreditDbRow } from '../../../storage/schema';
+import { accumulateAdCredits } from '../domain/rollups/ad';
+import {
+  accumulateCredits,
+  CONVERSION_KEY,
+  type CreditRow,
+  creditRowsOf,
+  type RollupDelta,
+} from '../domain/rollups/attribution';
+import { planConversions, type StoredConversions } from '../domain/rollups/conversions';
+import { type ConversionView, conversionSignature, type PersonView } from '../domain/recompute-person';
+
+const num = (v: string | number | null): number => (v === null ? 0 : Number(v));
+
+/** A conversion's digest: equal digests, equal conversion and credits (`conversionSignature`). */
+export function digestOf(c: ConversionView, personId: string): string {
+  return createHash('sha1').update(conversionSignature(c, personId)).digest('base64url');
+}
+
+/** A stored credit row read back by name. */
+function creditOf(r: CreditDbRow): CreditRow {
+  return {
+    goal: r.goal as Goal,
+    key: r.conversion_key,
+    model: r.model as Model,
+    index: r.touch_index,
+    day: r.day,
+    channel: r.channel as CreditRow['channel'],
+    source: r.source,
+    medium: r.medium,
+    campaign: r.campaign,
+    landingPage: r.landing_page,
+    platform: r.platform as CreditRow['platform'],
+    linkCode: r.link_code,
+    campaignId: r.campaign_id,
+    adSetId: r.ad_set_id,
+    adId: r.ad_id,
+    weight: num(r.weight),
+    newWeight: num(r.new_weight),
+    valueMicros: num(r.value_micros),
+    cogsMicros: num(r.cogs_micros),
+    touches: r.touches,
+  };
+}
+
+export interface ConversionDiff {
+  written: number;
+  removed: number;
+  delta: Map<string, RollupDelta>;
+  /** The same credits keyed for the ad rollup (paid touchpoints only). */
+  adDelta: Map<string, RollupDelta>;
+}
+
+/** The conversions the views hold for some persons (those recomputed and any merged into them). */
+export async function loadStoredConversions(
+  q: Query,
+  storeId: string,
+  personIds: readonly string[],
+): Promise<StoredConversions> {
+  const rows = personIds.length
+    ? await q<{ goal: string; conversion_key: string; person_id: string; digest: string }>(
+        'views.conversions_load',
+        keyProbeSql({ select: 'goal, conversion_key, person_id, digest', from: 'conversions', key: 'person_id' }),
+        [storeId, personIds],
+      )
+    : [];
+  return new Map(
+    rows.map((r) => [
+      CONVERSION_KEY.of({ goal: r.goal, key: r.conversion_key }),
+      { digest: r.digest, personId: r.person_id },
+    ]),
+  );
+}
+
+/**
+ * Makes the `stored` conversions (those of the recomputed persons and of any merged into them,
+ * `loadStoredConversions`) equal to `views`: unchanged conversions (same digest, or among a view's `unchanged`)
+ * are left alone; for the others the old credits are deleted and retracted from the rollup delta, and the new
+ * ones inserted and added. `cleared`: the transaction deleted the store's conversions and
+ * credits before (a repair), so there is nothing to retract; the lookup of old credits is skipped, whose plan,
+ * on a table the planner counts empty after a rebuild, would read every credit written so far once per chunk
+ * (docs/decisions.md, Operations, "planner counts of filling tables").
+ */
+export async function writeConversions(
+  q: Query,
+  storeId: string,
+  stored: StoredConversions,
+  views: readonly PersonView[],
+  opts: { cleared?: boolean } = {},
+): Promise<ConversionDiff> {
+  const delta = new Map<string, RollupDelta>();
+  const adDelta = new Map<string, RollupDelta>();
+  const { fresh, gone, retract } = planConversions(stored, views, digestOf, opts.cleared);
+  if (retract.length) {
+    const removedCredits = await q<CreditDbRow>(
+      'views.credits_delete',
+      `delete from conversion_credits c using unnest($2::text[], $3::text[]) as d(goal, conversion_key)
+       where c.store_id = $1 and c.goal = d.goal and c.conversion_key = d.conversion_key
+       returning c.goal, c.conversion_key, c.model, c.touch_index, to_char(c.day, 'YYYY-MM-DD') as day, c.channel, c.source,
+                 c.medium, c.campaign, c.landing_page, c.platform, c.link_code, c.campaign_id, c.ad_set_id, c.ad_id, c.weight,
+                 c.new_weight, c.value_micros, c.cogs_micros, c.touches`,
+      [storeId, ...CONVERSION_KEY.fieldArrays(retract)],
+    );
+    const removed = removedCredits.map(creditOf);
+    accumulateCredits(delta, removed, -1);
+    accumulateAdCredits(adDelta, removed, -1);
+  }
+  if (gone.length) {
+    await q(
+      'views.conversions_delete',
+      `delete from conversions c using unnest($2::text[], $3::text[]) as d(goal, conversion_key)
+       where c.store_id = $1 and c.goal = d.goal and c.conversion_key = d.conversion_key`,
+      [storeId, ...CONVERSION_KEY.fieldArrays(gone)],
+    );
+  }
+  if (fresh.length) {
+    const v = fresh.map((f) => f.view);
+    await q(
+      'views.conversions_upsert',
+      `insert into conversions (store_id, goal, conversion_key, person_id, client_id, occurred_at, day, value_micros, value_orig,
+                                currency_orig, cogs_micros, is_new, event_id, order_id, variant_ids, first_touch, last_touch, digest)
+       select $1, t.goal, t.conversion_key, t.person_id, t.client_id, t.occurred_at, t.day, t.value_micros, t.value_orig,
+              t.currency_orig, t.cogs_micros, t.is_new, t.event_id, t.order_id,
+              array(select jsonb_array_elements_text(t.variant_ids)), t.first_touch, t.last_touch, t.digest
+       from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::date[], $8::bigint[], $9::numeric[],
+                   $10::text[], $11::bigint[], $12::boolean[], $13::text[], $14::text[], $15::jsonb[], $16::jsonb[], $17::jsonb[], $18::text[])
+         as t(goal, conversion_key, person_id, client_id, occurred_at, day, value_micros, value_orig, currency_orig, cogs_micros,
+              is_new, event_id, order_id, variant_ids, first_touch, last_touch, digest)
+       on conflict (store_id, goal, conversion_key) do update set
+         person_id = excluded.person_id, client_id = excluded.client_id, occurred_at = excluded.occurred_at, day = excluded.day,
+         value_micros = excluded.value_micros, value_orig = excluded.value_orig, currency_orig = excluded.currency_orig,
+         cogs_micros = excluded.cogs_micros, is_new = excluded.is_new, event_id = excluded.event_id, order_id = excluded.order_id,
+         variant_ids = excluded.variant_ids, first_touch = excluded.first_touch, last_touch = excluded.last_touch,
+         digest = excluded.digest`,
+      [
+        storeId,
+        v.map((c) => c.goal),
+        v.map((c) => c.key),
+        fresh.map((f) => f.personId),
+        v.map((c) => c.clientId),
+        v.map((c) => new Date(c.at).toISOString()),
+        v.map((c) => c.day),
+        v.map((c) => c.valueMicros),
+        v.map((c) => c.valueOrig),
+        v.map((c) => c.currencyOrig),
+        v.map((c) => c.cogsMicros),
+        v.map((c) => c.isNew),
+        v.map((c) => c.eventId),
+        v.map((c) => c.orderId),
+        v.map((c) => JSON.stringify(c.variantIds)),
+        v.map((c) => JSON.stringify(c.firstTouch)),
+        v.map((c) => JSON.stringify(c.lastTouch)),
+        fresh.map((f) => f.digest),
+      ],
+    );
+    const credits = v.flatMap(creditRowsOf);
+    await insertCredits(q, storeId, credits);
+    accumulateCredits(delta, credits, 1);
+    accumulateAdCredits(adDelta, credits, 1);
+  }
+  return { written: fresh.length, removed: gone.length, delta, adDelta };
+}
+
+const CREDIT_COLUMNS =
+  'store_id, goal, conversion_key, model, touch_index, day, channel, source, medium, campaign, landing_page, ' +
+  'platform, link_code, campaign_id, ad_set_id, ad_id, weight, new_weight, value_micros, cogs_micros, touches';
+
+/** Credits per COPY statement: bounds the text built at once, for a batch of persons with long histories. */
+const CREDITS_PER_COPY = 20_000;
+
+/**
+ * Inserts credits by COPY: a conversion's credit rows number up to its touchpoints times the models, the most
+ * rows a batch writes (docs/decisions.md, Storage). The writer deleted the old credits of every conversion it
+ * rewrites first, in the same transaction, so each row is new; a duplicate fails the batch as the insert did.
+ */
+export async function insertCredits(q: Query, storeId: string, credits: readonly CreditRow[]): Promise<void> {
+  for (let from = 0; from < credits.length; from += CREDITS_PER_COPY) {
+    let text = '';
+    for (let i = from; i < Math.min(from + CREDITS_PER_COPY, credits.length); i++) {
+      const c = credits[i]!;
+      text += copyLine([
+        storeId,
+        c.goal,
+        c.key,
+        c.model,
+        c.index,
+        c.day,
+        c.channel,
+        c.source,
+        c.medium,
+        c.campaign,
+        c.landingPage,
+        c.platform,
+        c.linkCode,
+        c.campaignId,
+        c.adSetId,
+        c.adId,
+        c.weight,
+        c.newWeight,
+        c.valueMicros,
+        c.cogsMicros,
+        c.touches,
+      ]);
+    }
+    await q.copyFrom('views.credits_copy', `copy conversion_credits (${CREDIT_COLUMNS}) from stdin`, text);
+  }
+}

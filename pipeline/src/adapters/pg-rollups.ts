@@ -1,0 +1,38 @@
+/**
+ * The credit and spend rollups written from their deltas (rows built by `domain/rollups/`): the four attribution
+ * rollups, the ad rollup and the spend rollup. `cleared` when a repair emptied the store's rows first.
+ */
+import type { Query } from '../../../storage/db';
+import { type AdRollupSums, adRollupRows, ATTRIBUTION_BY_AD } from '../domain/rollups/ad';
+import { attributionRollupRows, type RollupDelta } from '../domain/rollups/attribution';
+import { AD_SPEND_DAILY, spendRows } from '../domain/rollups/spend';
+import { applyCounterDelta, type CounterWriteOptions } from './pg-counter-rollup';
+
+/** Applies a credit delta (keyed by `ROLLUP_KEY`) to the attribution rollups. */
+export async function applyAttributionDelta(
+  q: Query,
+  storeId: string,
+  delta: ReadonlyMap<string, RollupDelta>,
+  opts: CounterWriteOptions = {},
+): Promise<void> {
+  for (const { table, rows } of attributionRollupRows(delta)) await applyCounterDelta(q, storeId, table, rows, opts);
+}
+
+/** Adds a delta (keyed by `AD_ROLLUP_KEY`) to the ad rollup. */
+export async function applyAdRollupDelta(
+  q: Query,
+  storeId: string,
+  delta: ReadonlyMap<string, AdRollupSums>,
+  opts: CounterWriteOptions = {},
+): Promise<void> {
+  await applyCounterDelta(q, storeId, ATTRIBUTION_BY_AD, adRollupRows(delta), opts);
+}
+
+/** Adds a delta (keyed by `SPEND_KEY`) to the spend rollup. */
+export async function applySpendDelta(
+  q: Query,
+  storeId: string,
+  delta: ReadonlyMap<string, readonly number[]>,
+): Promise<void> {
+  await applyCounterDelta(q, storeId, AD_SPEND_DAILY, spendRows(delta));
+}
