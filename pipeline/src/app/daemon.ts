@@ -15,6 +15,7 @@ import { createBatchWriter, type MaintainViews } from '../adapters/pg-batch-writ
 import { buildPipeline, type PipelineReport } from '../stream/build-pipeline';
 import type { PipelineConfig } from './config';
 import { startHealthServer } from '../../../runtime/health-server';
+import { shutdown } from '../../../runtime/shutdown';
 import { startJobs } from '../jobs/scheduler';
 import { standardJobs } from './standard-jobs';
 import { createPipelineMetrics, type PipelineMetrics } from './metrics';
@@ -67,7 +68,7 @@ export async function startPipeline(
   const source = consumePartitions(js, config.partitions, config.pullMax, (partition, err) =>
     logger.warn({ err, partition }, 'consumer interrupted; resuming'),
   );
-  let draining = false;
+  const lifecycle = shutdown(logger);
   let lastCommitAt = Date.now();
 
   const onReport = (r: PipelineReport): void => {
@@ -162,7 +163,7 @@ export async function startPipeline(
         port: config.healthPort,
         registry: metrics.registry,
         checks: {
-          ...dependencyChecks({ isDraining: () => draining, nc, db }),
+          ...dependencyChecks({ isDraining: lifecycle.isDraining, nc, db }),
           // Attached, and the lag (messages waiting for this worker) under PIPELINE_READY_MAX_PENDING.
           consumers: async () => {
             const pending = await refreshPending();
@@ -178,25 +179,21 @@ export async function startPipeline(
         },
       });
 
-  let stopping: Promise<void> | null = null;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      draining = true;
+  const stop = lifecycle.stopWith({
+    drain: async () => {
       logger.info('draining: stop pulling, commit and ack the batch in hand');
       await source.stop();
       await Promise.race([Promise.all([done.catch(() => undefined), jobs?.stop()]), delay(config.shutdownTimeoutMs)]);
       subscription.unsubscribe();
       clearInterval(pendingTimer);
       await plannerCounts?.stop();
-      await nc.drain().catch(() => undefined);
-      await db.close().catch(() => undefined);
-      await new Promise<void>((resolve) => (healthServer ? healthServer.close(() => resolve()) : resolve()));
-      logger.info('stopped');
-    })();
-    return stopping;
-  };
+    },
+    nc,
+    db,
+    healthServer,
+  });
 
-  return { metrics, db, nc, healthServer, done, stop, isDraining: () => draining };
+  return { metrics, db, nc, healthServer, done, stop, isDraining: lifecycle.isDraining };
 }
 
 function delay(ms: number): Promise<void> {

@@ -1,4 +1,5 @@
 /** Builds the API's context and HTTP server; used by server.ts and by tests that run it in-process. */
+import { shutdown } from '../../../runtime/shutdown';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NatsConnection } from '@nats-io/nats-core';
@@ -33,7 +34,7 @@ export async function startApi(config: ApiConfig, logger: Logger): Promise<Runni
       requestTiming?.noteQuery(seconds);
     },
   });
-  let draining = false;
+  const lifecycle = shutdown(logger);
   const credentialCache = new CredentialCache({
     freshMs: config.credentialCacheMs,
     staleMs: config.credentialStaleMs,
@@ -49,8 +50,8 @@ export async function startApi(config: ApiConfig, logger: Logger): Promise<Runni
     credentialCache,
     requestTiming,
     now: Date.now,
-    isDraining: () => draining,
-    readiness: dependencyChecks({ isDraining: () => draining, nc, db }),
+    isDraining: lifecycle.isDraining,
+    readiness: dependencyChecks({ isDraining: lifecycle.isDraining, nc, db }),
   };
   const app = createApp(ctx);
   const server = http.createServer(app);
@@ -89,20 +90,17 @@ export async function startApi(config: ApiConfig, logger: Logger): Promise<Runni
   const addr = server.address() as AddressInfo;
   const host = addr.address === '0.0.0.0' || addr.address === '::' ? '127.0.0.1' : addr.address;
 
-  let stopping: Promise<void> | null = null;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      draining = true;
+  const stop = lifecycle.stopWith({
+    drain: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await Promise.race([closed, new Promise((r) => setTimeout(r, config.shutdownTimeoutMs).unref())]);
       server.closeAllConnections();
-      await nc.drain().catch(() => undefined);
-      await credentialChanges?.close();
-      await db.close().catch(() => undefined);
-    })();
-    return stopping;
-  };
+    },
+    nc,
+    beforeDb: async () => credentialChanges?.close(),
+    db,
+  });
 
   return { ctx, server, nc, url: `http://${host}:${addr.port}`, stop };
 }

@@ -29,6 +29,7 @@ import { createWebhookMetrics, type WebhookMetrics } from '../metrics';
 import { createSecretBox, type SecretBox } from '../../../storage/secret-box';
 import { createDeliveryStatusRecorder } from '../delivery-status';
 import { startHealthServer } from '../../../runtime/health-server';
+import { shutdown } from '../../../runtime/shutdown';
 import type { WebhookWorkerConfig } from './config';
 
 export interface RunningWebhookWorker {
@@ -166,7 +167,7 @@ export async function startWebhookWorker(
       onError: (err) => logger.error({ err }, 'webhook handler failed'),
     },
   );
-  let draining = false;
+  const lifecycle = shutdown(logger);
 
   const pendingTimer = setInterval(() => {
     void jsm.consumers
@@ -186,7 +187,7 @@ export async function startWebhookWorker(
         port: config.healthPort,
         registry: metrics.registry,
         checks: {
-          ...dependencyChecks({ isDraining: () => draining, nc, db }),
+          ...dependencyChecks({ isDraining: lifecycle.isDraining, nc, db }),
           consumer: async () => {
             const i = await jsm.consumers.info(WEBHOOKS_STREAM, WEBHOOK_CONSUMER);
             const attached = loop.isRunning();
@@ -200,23 +201,19 @@ export async function startWebhookWorker(
         },
       });
 
-  let stopping: Promise<void> | null = null;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      draining = true;
+  const stop = lifecycle.stopWith({
+    drain: async () => {
       logger.info({ inFlight: loop.inFlight() }, 'draining: stop pulling, finish the attempts in flight');
       await loop.stop(config.shutdownTimeoutMs);
       clearInterval(pendingTimer);
-      await nc.drain().catch(() => undefined);
-      await db.close().catch(() => undefined);
-      await new Promise<void>((resolve) => (healthServer ? healthServer.close(() => resolve()) : resolve()));
-      logger.info('stopped');
-    })();
-    return stopping;
-  };
-  const done = loop.done.then(() => stopping ?? undefined);
+    },
+    nc,
+    db,
+    healthServer,
+  });
+  const done = loop.done.then(() => (lifecycle.isDraining() ? stop() : undefined));
 
-  return { metrics, db, nc, healthServer, done, stop, isDraining: () => draining };
+  return { metrics, db, nc, healthServer, done, stop, isDraining: lifecycle.isDraining };
 }
 
 /** Says at start when enabled Klaviyo destinations exist whose keys cannot be read (no or another SECRETS_KEY). */
