@@ -1,4 +1,5 @@
 /** Parses configuration from the environment once at boot; every problem is reported together. */
+import { parseSecretsKey } from '../storage/secret-box';
 import cron from 'node-cron';
 import { z } from 'zod';
 
@@ -65,3 +66,18 @@ export const envCron = (def: string) =>
     .string()
     .default(def)
     .refine((v) => cron.validate(v), { message: 'is not a cron expression (e.g. "17 * * * *")' });
+
+/** A 32-byte secrets key in base64 (`SECRETS_KEY`), or null when unset; a malformed key is a configuration error. */
+export const envSecretsKey = () =>
+  z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      if (text.trim() === '') return null;
+      try {
+        return parseSecretsKey(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    });

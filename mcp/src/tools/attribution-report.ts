@@ -4,15 +4,7 @@ import type { GetListRequest } from '../../../contracts/src/reports';
 import { resolveDateRange } from '../defaults';
 import { formatTable } from '../text-table';
 import { dimensionColumns } from './columns';
-import {
-  dateRangeInput,
-  dimensionsInput,
-  goalInput,
-  modelInput,
-  ordersInput,
-  pageInput,
-  pageSizeInput,
-} from './inputs';
+import { attributionListInput } from './inputs';
 import { attributionRecordOutput, getListRequestOutput } from './outputs';
 import { defineTool } from './tool';
 
@@ -24,15 +16,7 @@ export const attributionReport = defineTool({
     'figures, grouped by up to three of channel, source, medium, campaign, landing_page, over a date range, under ' +
     'one attribution model and goal (POST all-attribution/get-list). Conversions are fractional under linear and ' +
     'position models; money is in the store currency. Paged; the result states the exact request sent.',
-  input: z.strictObject({
-    ...dateRangeInput,
-    dimensions: dimensionsInput,
-    model: modelInput,
-    goal: goalInput,
-    page: pageInput,
-    page_size: pageSizeInput,
-    orders: ordersInput,
-  }),
+  input: attributionListInput,
   output: z.object({
     request: getListRequestOutput,
     total: z.number().describe('Rows over all pages.'),

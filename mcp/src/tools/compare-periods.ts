@@ -10,15 +10,7 @@ import { previousPeriod, resolveDateRange } from '../defaults';
 import { formatCell, formatTable } from '../text-table';
 import { allRows, dimensionsOf, figuresOf, rowKey, ZERO_FIGURES } from './all-rows';
 import { dimensionColumns } from './columns';
-import {
-  dateRangeInput,
-  dimensionsInput,
-  goalInput,
-  modelInput,
-  ordersInput,
-  pageInput,
-  pageSizeInput,
-} from './inputs';
+import { attributionListInput } from './inputs';
 import { dateRangeOutput, dimensionValuesOutput, getListRequestOutput, summaryOutput } from './outputs';
 import { ATTRIBUTION_METRICS, type AttributionMetric } from '../../../contracts/src/reports';
 import { defineTool } from './tool';
@@ -58,15 +50,7 @@ export const comparePeriods = defineTool({
     'against the 7 days before), with the change and the relative change (change_pct, a fraction; null when the ' +
     'previous figure is 0) of every figure: totals (get-list-sum) and a page of rows by the requested dimensions ' +
     '(get-list).',
-  input: z.strictObject({
-    ...dateRangeInput,
-    dimensions: dimensionsInput,
-    model: modelInput,
-    goal: goalInput,
-    page: pageInput,
-    page_size: pageSizeInput,
-    orders: ordersInput,
-  }),
+  input: attributionListInput,
   output: z.object({
     request: getListRequestOutput,
     previous_period: dateRangeOutput,

@@ -59,3 +59,14 @@ export const ordersInput = z
   )
   .optional()
   .describe('Sort keys. Default: conversions descending, ties by the dimensions ascending.');
+
+/** The input of a get-list over the attribution report: range, dimensions, model, goal, page and sort keys. */
+export const attributionListInput = z.strictObject({
+  ...dateRangeInput,
+  dimensions: dimensionsInput,
+  model: modelInput,
+  goal: goalInput,
+  page: pageInput,
+  page_size: pageSizeInput,
+  orders: ordersInput,
+});

@@ -4,30 +4,13 @@
  */
 import type { Query } from '../../../storage/db';
 import { keyProbeSql } from '../../../storage/key-probe';
+import { SESSION_COLUMNS } from '../../../storage/schema';
 import { diffSessions, type StoredSession } from '../domain/rollups/sessions';
 import type { Session } from '../domain/sessionize';
 import { epochMs } from './pg-person-facts';
 
 /** The stored columns, in insert order (`started_at` a timestamptz, the others text). */
-const COLUMNS: ReadonlyArray<keyof StoredSession> = [
-  'client_id',
-  'started_at',
-  'landing_event_id',
-  'origin',
-  'channel',
-  'source',
-  'medium',
-  'campaign',
-  'landing_page',
-  'platform',
-  'content',
-  'term',
-  'link_code',
-  'click_id_param',
-  'campaign_id',
-  'ad_set_id',
-  'ad_id',
-];
+const COLUMNS: ReadonlyArray<keyof StoredSession> = SESSION_COLUMNS;
 /** The columns as loaded: the start in epoch milliseconds, as `StoredSession` holds it. */
 const LOADED = COLUMNS.map((c) => (c === 'started_at' ? `${epochMs(c)} as ${c}` : c)).join(', ');
 

@@ -1,8 +1,15 @@
 /** Query API configuration, from environment variables only (docs/product.md, Operations). */
 import { z } from 'zod';
 import { DEFAULT_PARTITIONS } from '../../../contracts/src/subjects';
-import { parseSecretsKey } from '../../../storage/secret-box';
-import { envInt, envLogLevel, envRequired, envExitWithParent, envStartupTimeout, parseEnv } from '../../../runtime/env';
+import {
+  envInt,
+  envLogLevel,
+  envRequired,
+  envExitWithParent,
+  envSecretsKey,
+  envStartupTimeout,
+  parseEnv,
+} from '../../../runtime/env';
 
 const int = envInt;
 
@@ -36,18 +43,7 @@ const schema = z
     /** How long a verified connection (its opened secret) is kept; a removal takes effect within it. */
     API_HOOK_CONNECTION_CACHE_MS: int(5000),
     /** 32 random bytes, base64: opens the sealed secrets of store connections (the CLI seals with the same key). */
-    SECRETS_KEY: z
-      .string()
-      .default('')
-      .transform((text, ctx) => {
-        if (text.trim() === '') return null;
-        try {
-          return parseSecretsKey(text);
-        } catch (err) {
-          ctx.addIssue({ code: 'custom', message: (err as Error).message });
-          return z.NEVER;
-        }
-      }),
+    SECRETS_KEY: envSecretsKey(),
   })
   .transform((env) => ({
     natsUrl: env.NATS_URL,

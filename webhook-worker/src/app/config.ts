@@ -1,8 +1,15 @@
 /** Webhook delivery worker configuration, from environment variables only (docs/product.md, Operations). */
 import { z } from 'zod';
-import { envInt, envLogLevel, envRequired, envExitWithParent, envStartupTimeout, parseEnv } from '../../../runtime/env';
+import {
+  envInt,
+  envLogLevel,
+  envRequired,
+  envExitWithParent,
+  envSecretsKey,
+  envStartupTimeout,
+  parseEnv,
+} from '../../../runtime/env';
 import { DEFAULT_BACKOFF_MS, MAX_RETRY_AFTER_MS, parseBackoffList } from '../backoff';
-import { parseSecretsKey } from '../../../storage/secret-box';
 
 const int = envInt;
 const required = envRequired;
@@ -46,18 +53,7 @@ const schema = z
      * 32 random bytes, base64: the key that encrypts Klaviyo private keys at rest. Optional: without it, plain
      * webhooks work and deliveries to `klaviyo` destinations are dead-lettered, saying why.
      */
-    SECRETS_KEY: z
-      .string()
-      .default('')
-      .transform((text, ctx) => {
-        if (text.trim() === '') return null;
-        try {
-          return parseSecretsKey(text);
-        } catch (err) {
-          ctx.addIssue({ code: 'custom', message: (err as Error).message });
-          return z.NEVER;
-        }
-      }),
+    SECRETS_KEY: envSecretsKey(),
   })
   .transform((env) => ({
     natsUrl: env.NATS_URL,
