@@ -11,7 +11,7 @@ export const AD_DIMENSIONS = ['channel', 'platform', 'campaign', 'ad_set', 'ad']
 export type AdDimension = (typeof AD_DIMENSIONS)[number];
 /** What `dimensions` accepts: the dimensions and `ad_name`. */
 export const AD_DIMENSION_NAMES = [...AD_DIMENSIONS, 'ad_name'] as const;
-export type AdDimensionName = (typeof AD_DIMENSION_NAMES)[number];
+type AdDimensionName = (typeof AD_DIMENSION_NAMES)[number];
 
 /** Keys a filter may name: the dimensions, the `ad_name` alias and the ids. */
 export const AD_FILTER_KEYS = [...AD_DIMENSIONS, 'ad_name', 'campaign_id', 'ad_set_id', 'ad_id'] as const;

@@ -25,7 +25,7 @@ export interface DateRange {
 }
 
 /** Paging and sorting of a list. */
-export interface Paging {
+interface Paging {
   /**
    * Page number, from 1; default 1.
    * @isInt
@@ -152,7 +152,7 @@ export interface WebAnalysisSumResponse {
 // ---------------------------------------------------------------------------------------------------------------
 
 /** Filters of the landing-page summary: only sessions with these touchpoint values. */
-export interface LandingPageFilters {
+interface LandingPageFilters {
   channel?: string;
   source?: string;
   medium?: string;
@@ -167,7 +167,7 @@ export interface LandingPageSummaryRequest extends DateRange {
 }
 
 /** One event kind within the sessions that landed on the page. */
-export interface LandingPageEvent {
+interface LandingPageEvent {
   /** The event kind (`page_viewed`, `product_viewed`, ...). */
   event: string;
   /** Distinct persons with such an event. */
@@ -333,7 +333,7 @@ export interface ProductChannelListResponse {
 }
 
 export const TREND_GRANULARITIES = ['day', 'week', 'month'] as const;
-export type TrendGranularity = (typeof TREND_GRANULARITIES)[number];
+type TrendGranularity = (typeof TREND_GRANULARITIES)[number];
 
 /** Body of get/product-analysis/trend. */
 export interface ProductTrendRequest extends DateRange {

@@ -39,7 +39,6 @@ export type Dimension = (typeof DIMENSIONS)[number];
 
 /** Allowed lookback windows in days (docs/product.md, Credentials and tenancy). */
 export const LOOKBACK_DAYS = [1, 7, 14, 30, 60, 90, 180] as const;
-export type LookbackDays = (typeof LOOKBACK_DAYS)[number];
 
 /** The time-decay model's half-life (docs/product.md, Attribution): default and bounds, in days. */
 export const DEFAULT_HALF_LIFE_DAYS = 7;

@@ -85,26 +85,13 @@ export interface Customer {
   admin_graphql_api_id?: string;
 }
 
-/** Query parameters of the customer listing. */
-export interface CustomersQuery {
-  /** Customers with an id greater than this, ascending by id; 0 for the first page. */
-  since_id?: number;
-  /** Page size, default 50, at most 250. */
-  limit?: number;
-  /** `YYYY-MM-DD HH:MM:SS` in the store time zone. */
-  created_at_min?: string;
-  created_at_max?: string;
-  updated_at_min?: string;
-  updated_at_max?: string;
-}
-
 /** Body of a customer listing page. */
 export interface CustomersResponse {
   customers: Customer[];
 }
 
 /** Field errors: field name to messages (Shopify 422 style). */
-export interface ShopifyFieldErrors {
+interface ShopifyFieldErrors {
   [field: string]: string[];
 }
 

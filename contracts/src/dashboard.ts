@@ -96,7 +96,7 @@ export interface OrderListResponse {
 }
 
 /** Events stored in one minute. */
-export interface EventsPerMinute {
+interface EventsPerMinute {
   /** `YYYY-MM-DD HH:MM` in the store time zone. */
   minute: string;
   /** @isInt */
@@ -117,7 +117,7 @@ export interface SourceFreshness {
 }
 
 /** Purchases of the last 30 days that a tracked session led to, among all purchases. */
-export interface OrderCapture {
+interface OrderCapture {
   /** `YYYY-MM-DD`, inclusive. */
   start_date: string;
   /** `YYYY-MM-DD`, exclusive. */
@@ -136,7 +136,7 @@ export interface OrderCapture {
   rate: number | null;
 }
 
-export interface DeadLetterSummary {
+interface DeadLetterSummary {
   /**
    * Poison messages of the store set aside by the pipeline.
    * @isInt

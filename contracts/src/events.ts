@@ -75,7 +75,7 @@ export interface Location {
 }
 
 /** Snapshot of the top frame's `document`. */
-export interface WebPixelsDocument {
+interface WebPixelsDocument {
   characterSet?: string;
   location: Location;
   /** URI of the linking page; `""` when none (the validator fills `""` when absent). */
@@ -93,13 +93,13 @@ export interface WebPixelsNavigator {
 }
 
 /** Screen size in CSS pixels. */
-export interface Screen {
+interface Screen {
   height: number;
   width: number;
 }
 
 /** Snapshot of `window`; every member optional (tolerated when absent). */
-export interface WebPixelsWindow {
+interface WebPixelsWindow {
   innerHeight?: number;
   innerWidth?: number;
   outerHeight?: number;
@@ -164,7 +164,7 @@ export interface ProductVariant {
 }
 
 /** Cost of a cart line or a cart. */
-export interface CartCost {
+interface CartCost {
   totalAmount: Money;
 }
 
@@ -204,7 +204,7 @@ export interface SearchResult {
 // ---------------------------------------------------------------------------------------------------------------
 
 /** Percentage value of a discount application. */
-export interface PricingPercentageValue {
+interface PricingPercentageValue {
   percentage: number;
 }
 
@@ -224,18 +224,18 @@ export interface DiscountApplication {
 }
 
 /** The share of a discount allocated to one line item. */
-export interface DiscountAllocation {
+interface DiscountAllocation {
   amount: Money;
   discountApplication: DiscountApplication;
 }
 
 /** A selling plan (subscription) attached to a line item. */
-export interface SellingPlan {
+interface SellingPlan {
   id: string;
   name: string;
 }
 
-export interface SellingPlanAllocation {
+interface SellingPlanAllocation {
   sellingPlan: SellingPlan;
 }
 
@@ -254,7 +254,7 @@ export interface CheckoutLineItem {
 }
 
 /** A delivery option the buyer picked. */
-export interface DeliveryOption {
+interface DeliveryOption {
   cost: Money | null;
   costAfterDiscounts: Money | null;
   description?: string | null;
@@ -268,7 +268,7 @@ export interface Delivery {
   selectedDeliveryOptions: DeliveryOption[];
 }
 
-export interface PaymentMethod {
+interface PaymentMethod {
   name: string;
   /** e.g. `creditCard`, `wallet`, `offsite`. */
   type: string;
@@ -283,7 +283,7 @@ export interface Transaction {
 }
 
 /** The buyer as known to the order (`checkout_completed`). */
-export interface CheckoutOrderCustomer {
+interface CheckoutOrderCustomer {
   /** Customer id; a `gid://shopify/Customer/<n>` global id comes out of the validator as `<n>`. */
   id: string | null;
   /** Absent from pixels older than the member (warning). */
@@ -303,15 +303,15 @@ export interface CompletedCheckoutOrder extends CheckoutOrder {
   id: string;
 }
 
-export interface LocalizationCountry {
+interface LocalizationCountry {
   isoCode: string | null;
 }
 
-export interface LocalizationLanguage {
+interface LocalizationLanguage {
   isoCode: string;
 }
 
-export interface LocalizationMarket {
+interface LocalizationMarket {
   handle?: string | null;
   id?: string | null;
 }
@@ -325,7 +325,7 @@ export interface Localization {
 /** The empty object pixels send for `shippingLine.price` before a shipping rate is chosen. */
 export type EmptyObject = Record<string, never>;
 
-export interface ShippingLine {
+interface ShippingLine {
   /** `{}` before a shipping rate is chosen. */
   price: Money | EmptyObject;
 }
@@ -425,61 +425,57 @@ export const CHECKOUT_EVENT_NAMES = [
   'payment_info_submitted',
   'checkout_completed',
 ] as const satisfies readonly EventName[];
-export type CheckoutEventName = (typeof CHECKOUT_EVENT_NAMES)[number];
-
-/** Envelope `type` values seen from producers; the service accepts any non-empty string. */
-export const EVENT_TYPES = ['standard', 'custom'] as const;
 
 /**
  * `page_viewed` data: an empty object by design (the page is in `context.document.location`). Pixels may leave
  * `data` out altogether; the validator then gives `{}`.
  */
-export interface PageViewedData {
+interface PageViewedData {
   [key: string]: unknown;
 }
 
-export interface ProductViewedData {
+interface ProductViewedData {
   productVariant: ProductVariant;
 }
 
-export interface CollectionViewedData {
+interface CollectionViewedData {
   collection: Collection;
 }
 
-export interface SearchSubmittedData {
+interface SearchSubmittedData {
   searchResult: SearchResult;
 }
 
 /** `product_added_to_cart` data; the cart line is never null for this kind. */
-export interface ProductAddedToCartData {
+interface ProductAddedToCartData {
   cartLine: CartLine;
 }
 
 /** `product_removed_from_cart` data; Shopify may send a null cart line. */
-export interface ProductRemovedFromCartData {
+interface ProductRemovedFromCartData {
   cartLine: CartLine | null;
 }
 
 /** `cart_viewed` data; Shopify sends a null cart for an empty cart. */
-export interface CartViewedData {
+interface CartViewedData {
   cart: Cart | null;
 }
 
-export interface LeadFormSubmittedData {
+interface LeadFormSubmittedData {
   lead: Lead;
 }
 
 /** Data of every checkout kind but `checkout_completed`. */
-export interface CheckoutData {
+interface CheckoutData {
   checkout: Checkout;
 }
 
-export interface CheckoutCompletedData {
+interface CheckoutCompletedData {
   checkout: CompletedCheckout;
 }
 
 /** `custom_event` data: a `track` call of no kind of ours; journeys show it, it is no goal. */
-export interface CustomEventData {
+interface CustomEventData {
   /** The event's name as the producer sent it (e.g. `Newsletter Opened`). */
   event: string;
   properties?: Record<string, unknown>;
@@ -489,14 +485,14 @@ export interface CustomEventData {
  * `user_identified` data: the customer id and/or email the event's client is known by (an identity link,
  * docs/product.md, Identity). At least one is non-null. Not a visit: no session starts at it.
  */
-export interface UserIdentifiedData {
+interface UserIdentifiedData {
   customerId: string | null;
   /** Trimmed and lower-cased by the validator. */
   email: string | null;
 }
 
 /** `order_refunded` data: a refund of a purchase the events reported. Not a visit. */
-export interface OrderRefundedData {
+interface OrderRefundedData {
   orderId: string;
   /** The amount refunded; null refunds the whole order. */
   amount: Money | null;
@@ -524,7 +520,7 @@ export interface EventDataMap {
 }
 
 /** Kinds that are no visit of a page: they join identities or correct a purchase, and start no session. */
-export const NON_VISIT_EVENT_NAMES = ['user_identified', 'order_refunded'] as const satisfies readonly EventName[];
+const NON_VISIT_EVENT_NAMES = ['user_identified', 'order_refunded'] as const satisfies readonly EventName[];
 
 const NON_VISIT: ReadonlySet<string> = new Set(NON_VISIT_EVENT_NAMES);
 /** Whether an event of kind `name` is part of a visit (sessions, touchpoints, web analytics). */
@@ -545,40 +541,6 @@ export type EventData =
   | CustomEventData
   | UserIdentifiedData
   | OrderRefundedData;
-
-/**
- * The common envelope of a pushed event (spec "Event envelope"), as sent on the wire.
- * Use `StorefrontEvent` inside the service: it ties `data` to `name`.
- */
-export interface EventEnvelope {
-  /**
-   * Client (visitor) identifier, 1 to 256 characters.
-   * @minLength 1
-   * @maxLength 256
-   */
-  clientId: string;
-  /** Client IP address (on `/collect`, taken from the request when absent). */
-  clientIp: string;
-  context: Context;
-  /** Per-kind payload, see `EventDataMap`. */
-  data: EventData;
-  /**
-   * Event identifier, 1 to 256 characters; with the store it is the deduplication key.
-   * @minLength 1
-   * @maxLength 256
-   */
-  id: string;
-  name: EventName;
-  /** Sequence number of the event within the client; on `/collect`, 0 when absent (real pixels omit it). */
-  seq: number;
-  /** ISO 8601 with a time-zone designator, e.g. `2025-01-12T04:30:54.751Z`; at most 24 h in the future. */
-  timestamp: string;
-  /**
-   * Envelope type, `standard` for Shopify standard events (`custom` is accepted too); on `/collect`, `standard`
-   * when absent (real pixels omit it).
-   */
-  type: string;
-}
 
 /** Envelope members shared by every kind. */
 export interface EventEnvelopeBase {

@@ -11,7 +11,7 @@ export const MCP_SERVER_NAME = 'open_attribution';
 export const API_KEY_PLACEHOLDER = '<your API key>';
 
 /** One tool of the MCP server. */
-export interface McpToolInfo {
+interface McpToolInfo {
   name: string;
   description: string;
 }
@@ -24,19 +24,19 @@ export interface McpStdioServer {
 }
 
 /** A remote server reached over Streamable HTTP. */
-export interface McpHttpServer {
+interface McpHttpServer {
   url: string;
   headers: { [name: string]: string };
 }
 
 /** VS Code's entry for a remote server. */
-export interface VsCodeHttpServer extends McpHttpServer {
+interface VsCodeHttpServer extends McpHttpServer {
   /** `http` (Streamable HTTP). */
   type: string;
 }
 
 /** A VS Code input variable (prompted once, stored by VS Code). */
-export interface VsCodeInput {
+interface VsCodeInput {
   /** `promptString`. */
   type: string;
   id: string;
@@ -45,7 +45,7 @@ export interface VsCodeInput {
 }
 
 /** Claude Desktop and other stdio-only clients: `{mcpServers: {open_attribution: ...}}`. */
-export interface McpStdioClientBlock {
+interface McpStdioClientBlock {
   /** Where the block goes. */
   file: string;
   /** What to replace and what the client needs. */
@@ -54,14 +54,14 @@ export interface McpStdioClientBlock {
 }
 
 /** Cursor: `{mcpServers: {open_attribution: {url, headers}}}`. */
-export interface McpHttpClientBlock {
+interface McpHttpClientBlock {
   file: string;
   note: string;
   config: { mcpServers: { open_attribution: McpHttpServer } };
 }
 
 /** VS Code: `{servers: {open_attribution: {type, url, headers}}, inputs: [...]}`. */
-export interface VsCodeClientBlock {
+interface VsCodeClientBlock {
   file: string;
   note: string;
   config: { servers: { open_attribution: VsCodeHttpServer }; inputs: VsCodeInput[] };

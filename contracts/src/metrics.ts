@@ -34,7 +34,7 @@ export interface Metrics {
 }
 
 /** Decimals kept for money results. */
-export const MONEY_DECIMALS = 2;
+const MONEY_DECIMALS = 2;
 /** Decimals kept for ratio results (docs/product.md, Views and metrics is silent; see the module comment). */
 export const RATIO_DECIMALS = 4;
 

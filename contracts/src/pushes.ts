@@ -14,16 +14,16 @@ export const PUSH_KINDS = ['orders', 'products', 'customers', 'ad-spend'] as con
 export type PushKind = (typeof PUSH_KINDS)[number];
 
 /** A Shopify id as validated: a string of digits (sent as a safe integer or a string of digits). */
-export type ShopId = string;
+type ShopId = string;
 
 /**
  * A non-negative decimal number written as a string, e.g. `"19.99"`.
  * @pattern ^\d+(\.\d+)?$
  */
-export type DecimalString = string;
+type DecimalString = string;
 
 /** The buyer of an order. */
-export interface ShopOrderCustomer {
+interface ShopOrderCustomer {
   id: ShopId;
   email?: string | null;
   first_name?: string | null;
@@ -47,7 +47,7 @@ export interface ShopOrderLineItem {
 }
 
 /** A money movement of a refund; `kind: "refund"` with `status: "success"` reduces the order value (docs/product.md, Conversions and goals). */
-export interface ShopRefundTransaction {
+interface ShopRefundTransaction {
   amount: DecimalString;
   /** e.g. `refund`, `sale`, `capture`, `void`. */
   kind: string;
@@ -66,7 +66,7 @@ export interface ShopRefund {
  * A cart attribute carried by the order (Shopify REST `note_attributes`). `_oa_client_id` (written by the
  * store-side tracker) joins the order to that visitor's browser journey.
  */
-export interface ShopNoteAttribute {
+interface ShopNoteAttribute {
   name: string;
   value?: string | null;
 }
@@ -115,7 +115,7 @@ export interface ShopOrder {
   test?: boolean;
 }
 
-export interface ShopProductImage {
+interface ShopProductImage {
   src: string;
 }
 
@@ -170,14 +170,14 @@ export interface ShopCustomerAddress {
 }
 
 /** Email marketing consent of a pushed customer. */
-export interface ShopEmailMarketingConsent {
+interface ShopEmailMarketingConsent {
   state: string;
   opt_in_level?: string | null;
   consent_updated_at?: string | null;
 }
 
 /** SMS marketing consent of a pushed customer. */
-export interface ShopSmsMarketingConsent {
+interface ShopSmsMarketingConsent {
   state: string;
   opt_in_level?: string | null;
   consent_updated_at?: string | null;
@@ -271,7 +271,7 @@ export interface AdSpendRow {
 }
 
 /** The id members of the push shapes. */
-export type PushIdKey =
+type PushIdKey =
   | 'id'
   | 'variant_id'
   | 'product_id'
@@ -286,13 +286,10 @@ export type PushIdKey =
  * `T` as sent on the wire: every id member (`PushIdKey`) may also be a number, recursively.
  * For documentation and tests only; the ingest routes take `unknown` bodies and validate them.
  */
-export type WireIds<T> = T extends readonly (infer U)[]
+type WireIds<T> = T extends readonly (infer U)[]
   ? WireIds<U>[]
   : T extends object
     ? { [K in keyof T]: K extends PushIdKey ? T[K] | number : WireIds<T[K]> }
     : T;
 
-export type ShopOrderInput = WireIds<ShopOrder>;
-export type ShopProductInput = WireIds<ShopProduct>;
 export type ShopCustomerInput = WireIds<ShopCustomer>;
-export type AdSpendRowInput = WireIds<AdSpendRow>;

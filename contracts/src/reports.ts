@@ -8,33 +8,8 @@ import type { Dimension, Goal, Model } from './attribution';
 /** The API version of every path, `/{version}/api/...`. */
 export const API_VERSION = 'v2-4-2';
 
-/** Success envelope of every reporting operation. */
-export interface ApiResponse<T> {
-  /**
-   * 1 on success.
-   * @isInt
-   */
-  code: number;
-  /** `success`. */
-  message: string;
-  data: T;
-}
-
-/** Error envelope (docs/product.md, API conventions). */
-export interface ErrorEnvelope {
-  /**
-   * The HTTP status (400, 401, 403, 404, 413, 429, 500, 503).
-   * @isInt
-   */
-  code: number;
-  /** `<field>: <what is wrong>`, or a plain sentence when no field is at fault. */
-  message: string;
-  data: null;
-}
-
 /** Sort directions of `OrderSpec.order`. */
 export const SORT_ORDERS = ['asc', 'desc'] as const;
-export type SortOrder = (typeof SORT_ORDERS)[number];
 
 /** One sort key of a get-list request. */
 export interface OrderSpec {
@@ -132,15 +107,6 @@ export interface AttributionRecord extends AttributionSummary {
   landing_page: string;
 }
 
-/** A page of records. */
-export interface ListData<T> {
-  /** @isInt */
-  total: number;
-  /** @isInt */
-  page_size: number;
-  records: T[];
-}
-
 /** Data of get-list. */
 export interface AttributionListData {
   /**
@@ -207,7 +173,7 @@ export interface AdInfo {
 }
 
 /** The tracking link (and its creator) a session came from (docs/product.md, Tracking links). */
-export interface CreatorInfo {
+interface CreatorInfo {
   /** `creator` given when the link was created; `""` when none. */
   creator: string;
   code: string;
@@ -215,7 +181,7 @@ export interface CreatorInfo {
 }
 
 /** An email landing (`event_type` `email`). */
-export interface EmailInfo {
+interface EmailInfo {
   /** e.g. `klaviyo`. */
   source: string;
   campaign: string;
@@ -226,7 +192,7 @@ export interface EmailInfo {
 }
 
 /** A social-network landing (`event_type` `social_media`). */
-export interface SocialMediaInfo {
+interface SocialMediaInfo {
   /** e.g. `facebook`, `instagram`. */
   network: string;
   referrer: string;
@@ -234,7 +200,7 @@ export interface SocialMediaInfo {
 }
 
 /** A search-engine landing (`event_type` `organic_search`). */
-export interface OrganicSearchInfo {
+interface OrganicSearchInfo {
   /** e.g. `google`. */
   engine: string;
   referrer: string;
@@ -259,14 +225,14 @@ export interface ProductItem {
 }
 
 /** `product_viewed`, `product_added_to_cart`, `product_removed_from_cart` and `collection_viewed` events. */
-export interface ProductsInfo {
+interface ProductsInfo {
   /** The collection title on `collection_viewed`, else `""`. */
   collection: string;
   items: ProductItem[];
 }
 
 /** A `cart_viewed` event. */
-export interface CartViewedInfo {
+interface CartViewedInfo {
   cart_id: string;
   total_quantity: number;
   total_amount: number;
@@ -295,7 +261,7 @@ export interface CheckoutCompletedInfo extends CheckoutInfo {
 }
 
 /** A `search_submitted` event. */
-export interface SearchSubmittedInfo {
+interface SearchSubmittedInfo {
   query: string;
   result_count: number;
 }

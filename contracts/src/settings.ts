@@ -8,7 +8,7 @@ import type { Goal, Model } from './attribution';
 export type EmptyBody = Record<string, never>;
 
 /** Shares of the first, middle and last touchpoints, where a model is described by them. */
-export interface PositionWeights {
+interface PositionWeights {
   first: number;
   middle: number;
   last: number;
@@ -52,7 +52,7 @@ export interface DataDrivenStatus {
   goals: DataDrivenGoalStatus[];
 }
 
-export interface DataDrivenGoalStatus {
+interface DataDrivenGoalStatus {
   goal: Goal;
   /** Reports of this goal accept `model: "data_driven"`. */
   fitted: boolean;
@@ -86,7 +86,7 @@ export interface SettingModelsResponse {
 }
 
 /** One conversion goal. */
-export interface GoalSettingRecord {
+interface GoalSettingRecord {
   /** What `goal` accepts. */
   code: Goal;
   name: string;
@@ -111,9 +111,6 @@ export interface SettingGoalsResponse {
   message: string;
   data: SettingGoalsData;
 }
-
-/** Kinds of sources besides the ad platforms. */
-export const SOURCE_TYPES = ['shopify_pixel', 'web_snippet', 'store_push'] as const;
 
 /** One source that feeds the store, as seen from what it received. */
 export interface SourceConnectionRecord {
@@ -177,7 +174,7 @@ export interface SourceConnectionResponse {
 }
 
 /** One identity-event destination. */
-export interface DestinationConnectionRecord {
+interface DestinationConnectionRecord {
   id: string;
   /** `webhook` (a Standard Webhooks endpoint or Klaviyo's Create Event API). */
   platform_type: 'webhook';

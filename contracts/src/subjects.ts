@@ -5,7 +5,7 @@
  * that client), with names `push_<kind>`.
  */
 export const EVENTS_STREAM = 'EVENTS';
-export const EVENTS_SUBJECT_PREFIX = 'ev';
+const EVENTS_SUBJECT_PREFIX = 'ev';
 export const DEFAULT_PARTITIONS = 16;
 
 /** Header carrying the time the API accepted the message (epoch ms), for freshness and latency figures. */
@@ -28,7 +28,6 @@ export const PUSH_SUBJECT_NAMES = {
   customers: 'push_customer',
   'ad-spend': 'push_ad_spend',
 } as const;
-export type PushSubjectName = (typeof PUSH_SUBJECT_NAMES)[keyof typeof PUSH_SUBJECT_NAMES];
 
 /**
  * The ad-spend rows of one (platform, account, day) as a pulled ad platform reports them, zeroed rows for what it
@@ -59,10 +58,6 @@ export function partitionOf(storeId: string, key: string, partitions: number): n
 
 export function eventSubject(partition: number, storeId: string, name: string): string {
   return `${EVENTS_SUBJECT_PREFIX}.${partition}.${storeId}.${name}`;
-}
-
-export function partitionFilter(partition: number): string {
-  return `${EVENTS_SUBJECT_PREFIX}.${partition}.>`;
 }
 
 /** Parses `ev.<partition>.<storeId>.<name>`; null when the subject is not of that form. */

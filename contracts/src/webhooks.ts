@@ -81,19 +81,19 @@ export interface WebhookImage {
 }
 
 /** Money in shop and presentment currencies. */
-export interface WebhookPriceSet {
+interface WebhookPriceSet {
   shop_money: { amount: number };
   presentment_money: { amount: number };
 }
 
-export interface WebhookLineItemVariant {
+interface WebhookLineItemVariant {
   sku: string;
   title: string;
   id: string;
   images: WebhookImage[];
 }
 
-export interface WebhookLineItemProduct {
+interface WebhookLineItemProduct {
   body_html: string;
   tags: string;
   handle: string;
@@ -130,7 +130,7 @@ export interface WebhookLineItem {
 }
 
 /** `properties.$extra` of Checkout Started (non-segmentable data). */
-export interface CheckoutStartedExtra {
+interface CheckoutStartedExtra {
   full_landing_site: string;
   referring_site: string;
   checkout_url: string;
@@ -138,7 +138,7 @@ export interface CheckoutStartedExtra {
   line_items: WebhookLineItem[];
 }
 
-export interface CheckoutStartedProperties {
+interface CheckoutStartedProperties {
   /** Union of the products' collections. */
   Collections: string[];
   $currency_code: string;
@@ -154,7 +154,7 @@ export interface CheckoutStartedProperties {
   $extra: CheckoutStartedExtra;
 }
 
-export interface CheckoutStartedAttributes extends IdentityEventAttributesBase {
+interface CheckoutStartedAttributes extends IdentityEventAttributesBase {
   properties: CheckoutStartedProperties;
 }
 
@@ -170,7 +170,7 @@ export interface CheckoutStartedPayload {
 // ---------------------------------------------------------------------------------------------------------------
 
 /** Active On site (first page view of a session). */
-export interface ActiveOnSiteProperties {
+interface ActiveOnSiteProperties {
   $is_session_activity: boolean;
   $use_ip: boolean;
   /** Page URL. */
@@ -179,7 +179,7 @@ export interface ActiveOnSiteProperties {
   $last_referrer: string;
 }
 
-export interface ActiveOnSiteAttributes extends IdentityEventAttributesBase {
+interface ActiveOnSiteAttributes extends IdentityEventAttributesBase {
   properties: ActiveOnSiteProperties;
 }
 
@@ -189,7 +189,7 @@ export interface ActiveOnSitePayload {
 }
 
 /** Viewed Product (`product_viewed`). */
-export interface ViewedProductProperties {
+interface ViewedProductProperties {
   ProductName: string;
   ProductID: string;
   VariantID: string;
@@ -202,7 +202,7 @@ export interface ViewedProductProperties {
   CompareAtPrice: number;
 }
 
-export interface ViewedProductAttributes extends IdentityEventAttributesBase {
+interface ViewedProductAttributes extends IdentityEventAttributesBase {
   properties: ViewedProductProperties;
 }
 
@@ -212,13 +212,13 @@ export interface ViewedProductPayload {
 }
 
 /** Collection View (`collection_viewed`). */
-export interface CollectionViewProperties {
+interface CollectionViewProperties {
   CategoryID: string;
   CategoryName: string;
   CategoryURL: string;
 }
 
-export interface CollectionViewAttributes extends IdentityEventAttributesBase {
+interface CollectionViewAttributes extends IdentityEventAttributesBase {
   properties: CollectionViewProperties;
 }
 
@@ -241,7 +241,7 @@ export interface AddedToCartItem {
 }
 
 /** Added to Cart (`product_added_to_cart`). */
-export interface AddedToCartProperties {
+interface AddedToCartProperties {
   /** Cart total after the addition (the added line's total when the cart is unknown). */
   $value: number;
   AddedItemProductName: string;
@@ -257,7 +257,7 @@ export interface AddedToCartProperties {
   Items: AddedToCartItem[];
 }
 
-export interface AddedToCartAttributes extends IdentityEventAttributesBase {
+interface AddedToCartAttributes extends IdentityEventAttributesBase {
   properties: AddedToCartProperties;
 }
 
@@ -267,14 +267,14 @@ export interface AddedToCartPayload {
 }
 
 /** Subscribe (`lead_form_submitted`). */
-export interface SubscribeProperties {
+interface SubscribeProperties {
   /** `lead.formId`, `""` when absent. */
   FormID: string;
   /** Page URL the form was submitted on. */
   PageURL: string;
 }
 
-export interface SubscribeAttributes extends IdentityEventAttributesBase {
+interface SubscribeAttributes extends IdentityEventAttributesBase {
   properties: SubscribeProperties;
 }
 

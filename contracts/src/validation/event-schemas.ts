@@ -78,7 +78,7 @@ const stringOrEmpty = z
   .nullish()
   .transform((v) => v ?? '');
 
-export const contextSchema = z.looseObject({
+const contextSchema = z.looseObject({
   document: z.looseObject({
     characterSet: optionalString,
     location: locationSchema,
@@ -116,7 +116,7 @@ export const contextSchema = z.looseObject({
 // Catalogue
 // ---------------------------------------------------------------------------------------------------------------
 
-export const productSchema = z.looseObject({
+const productSchema = z.looseObject({
   id: nonEmptyString,
   title: z.string(),
   untranslatedTitle: optionalNullableString,
@@ -125,7 +125,7 @@ export const productSchema = z.looseObject({
   type: optionalNullableString,
 }) satisfies z.ZodType<Product>;
 
-export const productVariantSchema = z.looseObject({
+const productVariantSchema = z.looseObject({
   id: nonEmptyString,
   image: z.looseObject({ src: optionalNullableString }).nullable().optional(),
   price: moneySchema,
@@ -141,14 +141,14 @@ const cartCostSchema = z.looseObject({ totalAmount: moneySchema });
 
 const cartLineShape = { cost: cartCostSchema, merchandise: productVariantSchema, quantity };
 
-export const cartLineSchema = z.looseObject(cartLineShape) satisfies z.ZodType<CartLine>;
+const cartLineSchema = z.looseObject(cartLineShape) satisfies z.ZodType<CartLine>;
 
 /** The cart line of `product_added_to_cart`, which may not be null. */
 const addedCartLineSchema = z.looseObject(cartLineShape, {
   error: 'must be a cart line object (null is allowed on product_removed_from_cart only)',
 }) satisfies z.ZodType<CartLine>;
 
-export const cartSchema = z.looseObject({
+const cartSchema = z.looseObject({
   attributes: z.array(attributeSchema).optional(),
   cost: cartCostSchema,
   id: nullableString,
@@ -156,14 +156,14 @@ export const cartSchema = z.looseObject({
   totalQuantity: quantity,
 }) satisfies z.ZodType<Cart>;
 
-export const collectionSchema = z.looseObject({
+const collectionSchema = z.looseObject({
   // `""` for the all-products collection.
   id: z.string(),
   title: z.string(),
   productVariants: z.array(productVariantSchema),
 }) satisfies z.ZodType<Collection>;
 
-export const searchResultSchema = z.looseObject({
+const searchResultSchema = z.looseObject({
   query: z.string(),
   productVariants: z.array(productVariantSchema),
 }) satisfies z.ZodType<SearchResult>;
@@ -291,15 +291,15 @@ const checkoutShape = {
   transactions: z.array(transactionSchema).optional(),
 };
 
-export const checkoutSchema = z.looseObject(checkoutShape) satisfies z.ZodType<Checkout>;
+const checkoutSchema = z.looseObject(checkoutShape) satisfies z.ZodType<Checkout>;
 
 /** The checkout of `checkout_completed`: `order.id` is required. */
-export const completedCheckoutSchema = z.looseObject({
+const completedCheckoutSchema = z.looseObject({
   ...checkoutShape,
   order: completedCheckoutOrderSchema,
 }) satisfies z.ZodType<CompletedCheckout>;
 
-export const leadSchema = z.looseObject({
+const leadSchema = z.looseObject({
   email: typedEmailAddress,
   phone: optionalNullableString,
   firstName: optionalNullableString,

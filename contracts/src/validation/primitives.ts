@@ -12,18 +12,18 @@ import { globalIdNumber, ORDER_GID_TYPES } from '../shopify-ids';
  * JavaScript number and a PostgreSQL bigint.
  */
 export const MAX_ID_CHARS = 512;
-export const MAX_TEXT_CHARS = 8192;
+const MAX_TEXT_CHARS = 8192;
 /** Largest money amount in any currency (a billion units). */
-export const MAX_AMOUNT = 1_000_000_000;
-export const MAX_QUANTITY = 1_000_000;
-export const MAX_COUNT = 1_000_000_000_000;
+const MAX_AMOUNT = 1_000_000_000;
+const MAX_QUANTITY = 1_000_000;
+const MAX_COUNT = 1_000_000_000_000;
 
 /**
  * Ids and keys are bounded in UTF-8 bytes too: PostgreSQL index entries hold about 2.7 KB, and an ad-spend key
  * of five members of 512 characters of CJK text would be 7.7 KB. The lower-cased form counts as well, since
  * some keys are stored lower-cased (and `İ` grows by a byte when lower-cased).
  */
-export const MAX_ID_BYTES = 512;
+const MAX_ID_BYTES = 512;
 const utf8 = new TextEncoder();
 function withinIdBytes(value: string): boolean {
   // A UTF-16 code unit, lower-cased, takes at most 3 bytes: most ids are counted without encoding them. Too
@@ -53,8 +53,8 @@ export const currencyCode = z.string({ error: CURRENCY_MESSAGE }).regex(/^[A-Z]{
  * every time derived from an accepted one (store-local days, lookback windows, rollup periods) within four-digit
  * years.
  */
-export const EARLIEST_TIME = '1000-01-01T00:00:00Z';
-export const LATEST_TIME = '8999-12-31T23:59:59.999Z';
+const EARLIEST_TIME = '1000-01-01T00:00:00Z';
+const LATEST_TIME = '8999-12-31T23:59:59.999Z';
 const EARLIEST_MS = Date.parse(EARLIEST_TIME);
 const LATEST_MS = Date.parse(LATEST_TIME);
 const OFFSET = /([+-])(\d{2}):(\d{2})$/;
@@ -96,7 +96,7 @@ export const decimalString = z
   .refine((v) => Number(v) < MAX_AMOUNT, { error: `must be below ${MAX_AMOUNT}` });
 
 /** True for an absolute http(s) URL. */
-export function isHttpUrl(value: string): boolean {
+function isHttpUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const { protocol } = new URL(value);
   return protocol === 'http:' || protocol === 'https:';
@@ -106,7 +106,7 @@ export function isHttpUrl(value: string): boolean {
 export const httpUrl = z.string().max(MAX_TEXT_CHARS).refine(isHttpUrl, { error: 'must be an absolute http(s) URL' });
 
 /** Something that looks like an email address (`local@domain`). */
-export const emailAddress = z
+const emailAddress = z
   .string()
   .max(320)
   .regex(/^[^\s@]+@[^\s@]+$/, { error: 'must be an email address' });
@@ -167,7 +167,7 @@ export const platformIdOrEmpty = z
  * and a pushed order `123` are one order); any other non-empty string is kept as sent; a global id of another
  * type is refused, since it cannot name this kind of object. See docs/decisions.md, Ingestion.
  */
-export function numericOrGlobalId(types: readonly [string, ...string[]], what: string) {
+function numericOrGlobalId(types: readonly [string, ...string[]], what: string) {
   const message = `must be ${what} (digits or gid://shopify/${types.join('|')}/<digits>)`;
   return z
     .string()

@@ -123,7 +123,7 @@ export function issueMessage(issue: z.core.$ZodIssue): string {
 }
 
 /** Field errors of zod issues; `prefix` is prepended to every path (e.g. `['data']`). */
-export function toFieldErrors(
+function toFieldErrors(
   issues: readonly z.core.$ZodIssue[],
   root: string,
   prefix: readonly PropertyKey[] = [],
@@ -132,7 +132,7 @@ export function toFieldErrors(
 }
 
 /** Parse options every validator uses: issues keep their input so messages can say what was received. */
-export const PARSE_OPTIONS = { reportInput: true } as const;
+const PARSE_OPTIONS = { reportInput: true } as const;
 
 /** Runs a schema and returns its value or the field errors. */
 export function runSchema<T>(
