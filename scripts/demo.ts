@@ -44,6 +44,7 @@ interface DemoCliOptions {
   days: number;
   start?: Date;
   storeHost: string;
+  smsCloser: boolean;
   apiUrl: string;
   ingestKey?: string;
   dryRun: boolean;
@@ -141,7 +142,14 @@ async function run(opts: DemoCliOptions): Promise<number> {
   const started = performance.now();
   let plan: DemoPlan;
   try {
-    plan = planDemo({ events: opts.events, seed: opts.seed, start, days: opts.days, storeHost: opts.storeHost });
+    plan = planDemo({
+      events: opts.events,
+      seed: opts.seed,
+      start,
+      days: opts.days,
+      storeHost: opts.storeHost,
+      smsCloser: opts.smsCloser,
+    });
   } catch (err) {
     console.error(`demo: ${err instanceof Error ? err.message : String(err)}`);
     return 2;
@@ -231,6 +239,9 @@ export function buildDemoCli(): Command {
     )
     .addOption(new Option('--ingest-key <key>', 'ingest key of the store (or env DEMO_INGEST_KEY)'))
     .addOption(new Option('--store-host <host>', 'storefront host used in page URLs').default(DEFAULT_STORE_HOST))
+    .addOption(
+      new Option('--sms-closer', 'add an SMS channel of return visits that buy six times as often').default(false),
+    )
     .addOption(
       new Option('--dry-run', 'generate the stream and print counts and a sample; push nothing').default(false),
     )

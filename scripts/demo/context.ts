@@ -19,6 +19,8 @@ export interface PlannerContext extends Window {
   /** XOR mask of the seed's client and event ids, and the tag of its emails: seeds stay apart in one store. */
   idMask: [number, number];
   emailTag: string;
+  /** Whether return visits may come from the SMS closer (`DemoOptions.smsCloser`). */
+  smsCloser: boolean;
   /** Devices and sessions planned so far: the number of the next one. */
   deviceCount: number;
   sessionCount: number;
@@ -42,6 +44,7 @@ export function createPlannerContext(options: Readonly<Required<DemoOptions>>): 
     dayDist: firstVisitDays(window, (at) => isActive(sale, window, at)),
     idMask: [maskRng.u32(), maskRng.u32() & 0xffff],
     emailTag: maskRng.chars(3, LOWER),
+    smsCloser: options.smsCloser,
     deviceCount: 0,
     sessionCount: 0,
   };

@@ -11,6 +11,12 @@ export interface DemoOptions {
   days?: number;
   /** Host of the storefront, default `shop.example`. */
   storeHost?: string;
+  /**
+   * Adds a closing channel, default off: return visits from SMS messages whose visitors buy six times as often as
+   * the average visitor. It sits on a large share of the converting journeys and rarely on the others, the shape
+   * the data-driven model credits above linear (docs/product.md, Attribution, "Data-driven").
+   */
+  smsCloser?: boolean;
 }
 
 export const DEFAULT_DEMO_DAYS = 30;
@@ -26,5 +32,12 @@ export function normalizeOptions(opts: DemoOptions): Required<DemoOptions> {
   const host = opts.storeHost ?? DEFAULT_STORE_HOST;
   if (!/^[a-z0-9.-]+(:\d+)?$/i.test(host)) throw new RangeError(`storeHost must be a host name, got ${host}`);
   const start = new Date(Date.UTC(opts.start.getUTCFullYear(), opts.start.getUTCMonth(), opts.start.getUTCDate()));
-  return { events: opts.events, seed: opts.seed, start, days, storeHost: host.toLowerCase() };
+  return {
+    events: opts.events,
+    seed: opts.seed,
+    start,
+    days,
+    storeHost: host.toLowerCase(),
+    smsCloser: opts.smsCloser ?? false,
+  };
 }

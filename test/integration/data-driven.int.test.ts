@@ -3,7 +3,8 @@
  * 400 naming the thresholds; `npm run models -- fit` stores the fit and recomputes the store under it, after which
  * `data_driven` credits every purchase exactly once (its totals equal the other models'), the views equal a
  * recomputation, a second fit on the same data changes nothing, and a new purchase is credited under the stored
- * weights by the live pipeline.
+ * weights by the live pipeline. The demo store has the generator's SMS closer, whose credit the fit must raise over
+ * linear's.
  */
 import { DATA_DRIVEN_MIN_CONVERSIONS, DATA_DRIVEN_MIN_PATHS } from '../../contracts/src/attribution';
 import type { SettingModelsData } from '../../contracts/src/settings';
@@ -32,7 +33,7 @@ beforeAll(async () => {
   api = await startTestApi();
   pipeline = await startTestPipeline();
   shop = await createTestStore(db, { timezone: 'UTC', currency: 'USD', lookbackDays: 30 });
-  const demo = planDemo({ events: 6_000, seed: 24, start: new Date(Date.now() - 30 * DAY), days: 29 });
+  const demo = planDemo({ events: 6_000, seed: 24, start: new Date(Date.now() - 30 * DAY), days: 29, smsCloser: true });
   await pushDemo({ apiUrl: api.url, ingestKey: shop.credentials.ingest_key, stream: demo });
   await pipelineCaughtUp(pipeline.nc);
 }, 180_000);
@@ -117,7 +118,18 @@ it('a fit: stored, the store recomputed under it; data_driven credits every purc
   // Every purchase is credited in full under each model: the totals are equal to the millionth.
   expect(total(dataDriven)).toBe(total(linear));
   expect(total(dataDriven)).toBeGreaterThan(0);
-  // ... and spread over the channels by the fit, not equally.
+  const [purchases] = await db.query<{ n: number }>(
+    'test.purchases',
+    "select count(*)::int as n from conversions where store_id = $1 and goal = 'purchase'",
+    [shop.store.store_id],
+  );
+  expect(total(dataDriven)).toBe(purchases!.n * 1_000_000);
+  // ... and spread over the channels by the fit, in the direction the demo built in: the SMS closer (return visits
+  // that buy six times as often) sits on many converting journeys and rarely on others, so the fit weighs it above
+  // the channels it closes for and it gains over linear; organic social (visitors half as likely to buy) loses.
+  expect(dataDriven.get('sms')!).toBeGreaterThan(1.2 * linear.get('sms')!);
+  expect(dataDriven.get('organic_social')!).toBeLessThan(linear.get('organic_social')!);
+  expect(purchase.weights.sms).toBe(Math.max(...Object.values(purchase.weights)));
   expect([...dataDriven].some(([channel, n]) => n !== (linear.get(channel) ?? 0))).toBe(true);
 
   const models = (await call('get/setting-models', {})).body.data as SettingModelsData;
