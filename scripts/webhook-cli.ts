@@ -15,7 +15,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { connect } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
-import { IDENTITY_EVENTS, type IdentityEventName } from '../contracts/src/webhooks';
+import { IDENTITY_EVENTS, type IdentityEventName } from '../contracts/src/identity-events';
 import { createDb, type Db } from '../storage/db';
 import { requireConnection } from './connection-env';
 import { positiveInteger } from './cli-numbers';

@@ -9,4 +9,4 @@ export * from './events';
 export * from './mcp';
 export * from './pushes';
 export * from './reports';
-export * from './webhooks';
+export * from './identity-events';

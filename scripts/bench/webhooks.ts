@@ -14,7 +14,7 @@ import path from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { webhookSubject, type WebhookDelivery } from '../../contracts/src/webhook-delivery';
-import { IDENTITY_EVENTS } from '../../contracts/src/webhooks';
+import { IDENTITY_EVENTS } from '../../contracts/src/identity-events';
 import { createDestination } from '../../webhook-worker/src/destination-repo';
 import { startWebhookReceiver, type ProgrammedResponse } from '../../test/support/webhook-receiver';
 import { freePort } from '../../test/support/free-port';

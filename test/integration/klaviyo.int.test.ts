@@ -16,7 +16,7 @@ import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { StorefrontEvent } from '../../contracts/src/events';
 import { WEBHOOKS_STREAM } from '../../contracts/src/webhook-delivery';
-import { IDENTITY_EVENTS } from '../../contracts/src/webhooks';
+import { IDENTITY_EVENTS } from '../../contracts/src/identity-events';
 import { sampleContext, sampleEvent } from '../support/samples';
 import type { Db } from '../../storage/db';
 import { silentLogger } from '../../runtime/logger';

@@ -104,12 +104,15 @@ it('queues the spec payload once per subscribed destination, and only for person
   // The same event pushed again (outside the stream's duplicate window it would be a new message) changes
   // nothing: the stored event is a duplicate, and its delivery id is stable.
   const duplicates = () => metricValue(pipeline.metrics.eventsConsumed, { result: 'duplicate' });
-  const [duplicatesBefore, queuedBefore] = [await duplicates(), await metricValue(pipeline.metrics.webhooksQueued)];
+  const [duplicatesBefore, queuedBefore] = [
+    await duplicates(),
+    await metricValue(pipeline.metrics.identityEventsQueued),
+  ];
   await jetstream(nc).publish(`ev.0.${id}.checkout_started`, JSON.stringify(started), { msgID: `again-${started.id}` });
   // Partition 0 has applied it: its batch committed, and a batch queues its deliveries before it commits.
   await pipelineCaughtUp(nc, [0]);
   expect(await duplicates()).toBe(duplicatesBefore + 1);
-  expect(await metricValue(pipeline.metrics.webhooksQueued)).toBe(queuedBefore);
+  expect(await metricValue(pipeline.metrics.identityEventsQueued)).toBe(queuedBefore);
   expect(await queued(id, 'wd_all')).toBe(2);
 
   await jsm.streams.purge(WEBHOOKS_STREAM, { filter: `wh.${id}.>` });

@@ -17,7 +17,7 @@ import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { WEBHOOKS_STREAM, webhookSubject, type WebhookDelivery } from '../../contracts/src/webhook-delivery';
-import { IDENTITY_EVENTS, type IdentityEventName } from '../../contracts/src/webhooks';
+import { IDENTITY_EVENTS, type IdentityEventName } from '../../contracts/src/identity-events';
 import type { Db } from '../../storage/db';
 import { silentLogger } from '../../runtime/logger';
 import { loadWebhookWorkerConfig } from '../../webhook-worker/src/app/config';

@@ -4,14 +4,17 @@
  */
 import type { ShopProduct } from '../../contracts/src/pushes';
 import { SAMPLE_EMAIL, SAMPLE_SHOP_URL, sampleProduct } from './samples';
-import type { WebhookContext, WebhookPerson } from '../../pipeline/src/domain/identity-events/webhook-context';
+import type {
+  IdentityEventContext,
+  IdentityEventPerson,
+} from '../../pipeline/src/domain/identity-events/payload-context';
 
 export const TEE_PRODUCT_ID = '8950316581081';
 export const SOCKS_PRODUCT_ID = '8950316613849';
 export const LANDING_SITE = `${SAMPLE_SHOP_URL}/?utm_source=facebook&utm_medium=paid_social&utm_campaign=spring_sale`;
 export const REFERRING_SITE = 'https://l.facebook.com/';
 
-export function samplePerson(overrides: Partial<WebhookPerson> = {}): WebhookPerson {
+export function samplePerson(overrides: Partial<IdentityEventPerson> = {}): IdentityEventPerson {
   return {
     email: SAMPLE_EMAIL,
     phone: '+15415550100',
@@ -30,7 +33,7 @@ export function samplePerson(overrides: Partial<WebhookPerson> = {}): WebhookPer
 }
 
 /** A person the service knows nothing of. */
-export function blankPerson(): WebhookPerson {
+export function blankPerson(): IdentityEventPerson {
   return {
     email: '',
     phone: '',
@@ -45,10 +48,10 @@ const COLLECTIONS: Record<string, string[]> = {
   [SOCKS_PRODUCT_ID]: ['Summer Essentials', 'Accessories'],
 };
 
-export function sampleWebhookContext(
-  overrides: Partial<WebhookContext> = {},
+export function sampleIdentityEventContext(
+  overrides: Partial<IdentityEventContext> = {},
   products: ShopProduct[] = [sampleProduct()],
-): WebhookContext {
+): IdentityEventContext {
   const byId = new Map(products.map((product) => [product.id, product]));
   return {
     storeCurrency: 'USD',

@@ -3,7 +3,7 @@
  * 0008_klaviyo_destinations.sql). The one place that reads a signing secret or a sealed Klaviyo key is
  * `getDestinationForDelivery`; listings never select them.
  */
-import type { IdentityEventName } from '../../contracts/src/webhooks';
+import type { IdentityEventName } from '../../contracts/src/identity-events';
 import type { Db } from '../../storage/db';
 import { newDestinationId, type DestinationKind } from './destination-rules';
 import type { SecretBox } from '../../storage/secret-box';

@@ -1,4 +1,4 @@
-import { IDENTITY_EVENTS } from '../../contracts/src/webhooks';
+import { IDENTITY_EVENTS } from '../../contracts/src/identity-events';
 import {
   DESTINATION_ID_PATTERN,
   DestinationInputError,

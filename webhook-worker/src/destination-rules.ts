@@ -1,6 +1,6 @@
 /** Validation of destination settings (CLI input) and destination ids. Pure apart from the id's randomness. */
 import { randomBytes } from 'node:crypto';
-import { IDENTITY_EVENTS, type IdentityEventName } from '../../contracts/src/webhooks';
+import { IDENTITY_EVENTS, type IdentityEventName } from '../../contracts/src/identity-events';
 
 export class DestinationInputError extends Error {
   constructor(message: string) {

@@ -1,13 +1,13 @@
 import type { StorefrontEvent } from '../../contracts/src/events';
-import { IDENTITY_EVENTS, type IdentityEventName } from '../../contracts/src/webhooks';
+import { IDENTITY_EVENTS, type IdentityEventName } from '../../contracts/src/identity-events';
 import { SAMPLE_EMAIL, SAMPLE_SHOP_URL, sampleEvent, sampleProduct } from '../../test/support/samples';
 import { createEventViolations, KLAVIYO_CREATE_EVENT } from '../../test/support/klaviyo-schema';
 import {
   buildIdentityPayload,
   IDENTITY_EVENT_SOURCES,
-  type WebhookContext,
+  type IdentityEventContext,
 } from '../../pipeline/src/domain/identity-events';
-import type { WebhookPerson } from '../../pipeline/src/domain/identity-events';
+import type { IdentityEventPerson } from '../../pipeline/src/domain/identity-events';
 import { DestinationInputError } from './destination-rules';
 import {
   isFinalKlaviyoRejection,
@@ -23,7 +23,7 @@ import {
 
 const API_KEY = 'pk_0123456789abcdef0123456789abcdef01';
 
-function person(overrides: Partial<WebhookPerson> = {}): WebhookPerson {
+function person(overrides: Partial<IdentityEventPerson> = {}): IdentityEventPerson {
   return {
     email: SAMPLE_EMAIL,
     phone: '+15415550100',
@@ -34,7 +34,7 @@ function person(overrides: Partial<WebhookPerson> = {}): WebhookPerson {
   };
 }
 
-function context(profile: WebhookPerson = person()): WebhookContext {
+function context(profile: IdentityEventPerson = person()): IdentityEventContext {
   const products = new Map([[sampleProduct().id, sampleProduct()]]);
   return {
     storeCurrency: 'USD',
@@ -48,7 +48,7 @@ function context(profile: WebhookPerson = person()): WebhookContext {
 }
 
 /** The payload the pipeline queues for an identity event, as the exact JSON text it queues. */
-function queuedBody(name: IdentityEventName, profile?: WebhookPerson): string {
+function queuedBody(name: IdentityEventName, profile?: IdentityEventPerson): string {
   const event = sampleEvent(IDENTITY_EVENT_SOURCES[name]) as StorefrontEvent;
   return JSON.stringify(buildIdentityPayload(name, event, context(profile)));
 }

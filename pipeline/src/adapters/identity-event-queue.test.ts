@@ -1,7 +1,7 @@
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import { DAY, HOUR, MINUTE, ms, page, pageView, personFacts } from '../../../test/support/fact-builders';
 import { recomputePerson } from '../domain/recompute-person';
-import { webhookCandidates } from './identity-event-queue';
+import { identityEventCandidates } from './identity-event-queue';
 
 const T = ms('2026-03-10T12:00:00Z');
 const RULES = { timezone: 'UTC', lookbackDays: 30, halfLifeDays: 7 };
@@ -10,7 +10,7 @@ const RULES = { timezone: 'UTC', lookbackDays: 30, halfLifeDays: 7 };
 const raw = (id: string, at: number, clientId = 'c1'): StorefrontEvent =>
   ({ id, clientId, timestamp: new Date(at).toISOString() }) as StorefrontEvent;
 
-describe('webhookCandidates', () => {
+describe('identityEventCandidates', () => {
   it('gives each new event the landing of the latest session of its client that started by its time', () => {
     const landings = [
       pageView('l1', T, page('/', 'utm_source=a'), 'https://www.google.com/'),
@@ -21,7 +21,7 @@ describe('webhookCandidates', () => {
     const other = pageView('o1', T + 3 * HOUR, page('/', 'utm_source=z'), '', 'c2');
     const facts = personFacts([...landings, ...later, other]);
     const view = recomputePerson(facts, RULES);
-    const candidates = webhookCandidates(
+    const candidates = identityEventCandidates(
       [
         raw('l2', T + DAY),
         raw('n1', T + DAY + MINUTE),
@@ -44,7 +44,7 @@ describe('webhookCandidates', () => {
   it('an event of a client no recomputed person holds has no candidate; one before any session has no landing', () => {
     const facts = personFacts([pageView('l1', T, page('/', 'utm_source=a'))]);
     const view = recomputePerson(facts, RULES);
-    const candidates = webhookCandidates([raw('x', T, 'stranger'), raw('early', T - DAY)], [facts], [view]);
+    const candidates = identityEventCandidates([raw('x', T, 'stranger'), raw('early', T - DAY)], [facts], [view]);
     expect(candidates.map((c) => [c.event.id, c.isSessionLanding, c.landingSite])).toEqual([['early', false, '']]);
   });
 });

@@ -9,16 +9,16 @@
 import type { Checkout, StorefrontEvent } from '../../../contracts/src/events';
 import type { ShopProduct } from '../../../contracts/src/pushes';
 import { webhookSubject, type WebhookDelivery } from '../../../contracts/src/webhook-delivery';
-import type { IdentityEventName } from '../../../contracts/src/webhooks';
+import type { IdentityEventName } from '../../../contracts/src/identity-events';
 import type { Query } from '../../../storage/db';
 import { keyProbeSql } from '../../../storage/key-probe';
-import { buildIdentityPayload, identityEventFor, webhookId, type WebhookPerson } from '../domain/identity-events';
+import { buildIdentityPayload, identityEventFor, webhookId, type IdentityEventPerson } from '../domain/identity-events';
 import type { EventFact } from '../domain/facts';
 import type { PersonFacts, PersonView } from '../domain/recompute-person';
 import { parseLandingUrl } from '../domain/url-params';
 
 /** A new event with what the batch knows of its session and person. */
-export interface WebhookCandidate {
+export interface IdentityEventCandidate {
   event: StorefrontEvent;
   personId: string;
   isSessionLanding: boolean;
@@ -39,11 +39,11 @@ function latestStartedBy(sessions: PersonView['sessions'], at: number): PersonVi
 }
 
 /** The session context of each new event, from the recomputed views, for the webhook payloads. */
-export function webhookCandidates(
+export function identityEventCandidates(
   raw: readonly StorefrontEvent[],
   facts: readonly PersonFacts[],
   views: readonly PersonView[],
-): WebhookCandidate[] {
+): IdentityEventCandidate[] {
   const personOf = new Map<string, string>();
   const factById = new Map<string, EventFact>();
   for (const f of facts) {
@@ -83,7 +83,7 @@ interface Destination {
   events: string[];
 }
 
-const EMPTY_PERSON: WebhookPerson = {
+const EMPTY_PERSON: IdentityEventPerson = {
   email: '',
   phone: '',
   firstName: '',
@@ -92,7 +92,7 @@ const EMPTY_PERSON: WebhookPerson = {
 };
 
 /** What the store knows of each person: an email from identity, names and address from the latest checkout. */
-async function loadProfiles(q: Query, storeId: string, personIds: string[]): Promise<Map<string, WebhookPerson>> {
+async function loadProfiles(q: Query, storeId: string, personIds: string[]): Promise<Map<string, IdentityEventPerson>> {
   const rows = await q<{
     person_id: string;
     email: string | null;
@@ -112,7 +112,7 @@ async function loadProfiles(q: Query, storeId: string, personIds: string[]): Pro
      from unnest($2::text[]) as p(person_id)`,
     [storeId, personIds],
   );
-  const out = new Map<string, WebhookPerson>();
+  const out = new Map<string, IdentityEventPerson>();
   for (const r of rows) {
     const checkout =
       r.checkout && 'checkout' in r.checkout.data ? (r.checkout.data as { checkout: Checkout }).checkout : null;
@@ -163,12 +163,12 @@ function productIdsOf(e: StorefrontEvent): string[] {
   }
 }
 
-export function createWebhookEnqueuer(publish: PublishDelivery, now: () => number = Date.now) {
+export function createIdentityEventEnqueuer(publish: PublishDelivery, now: () => number = Date.now) {
   return async function enqueue(
     q: Query,
     storeId: string,
     currency: string,
-    candidates: WebhookCandidate[],
+    candidates: IdentityEventCandidate[],
   ): Promise<number> {
     if (candidates.length === 0) return 0;
     const destinations = await q<Destination>(
@@ -179,7 +179,7 @@ export function createWebhookEnqueuer(publish: PublishDelivery, now: () => numbe
     if (destinations.length === 0) return 0;
     const wanted = candidates
       .map((c) => ({ c, name: identityEventFor(c.event, c.isSessionLanding) }))
-      .filter((x): x is { c: WebhookCandidate; name: IdentityEventName } => x.name !== null)
+      .filter((x): x is { c: IdentityEventCandidate; name: IdentityEventName } => x.name !== null)
       .map((x) => ({ c: x.c, name: x.name, to: destinations.filter((d) => d.events.includes(x.name)) }))
       .filter((x) => x.to.length > 0);
     if (wanted.length === 0) return 0;
@@ -228,4 +228,4 @@ export function createWebhookEnqueuer(publish: PublishDelivery, now: () => numbe
   };
 }
 
-export type WebhookEnqueuer = ReturnType<typeof createWebhookEnqueuer>;
+export type IdentityEventEnqueuer = ReturnType<typeof createIdentityEventEnqueuer>;

@@ -27,7 +27,7 @@ import {
   unchangedThrough,
 } from '../domain/recompute-person';
 import type { MaintainViews, NewFacts } from './pg-batch-writer';
-import { webhookCandidates, type WebhookEnqueuer } from './identity-event-queue';
+import { identityEventCandidates, type IdentityEventEnqueuer } from './identity-event-queue';
 import type { StoreSettings } from './pg-fact-store';
 import { insertEventFacts, upsertOrderFacts, upsertVariantCosts } from './pg-derived-facts';
 import { IdentityLocksExhaustedError, recordIdentity, updateIdentity } from './pg-identity';
@@ -84,7 +84,7 @@ export interface MaintainerHooks {
    */
   analytics?: boolean;
   /** Queues identity-event webhook deliveries of the batch's new events (before the commit). */
-  enqueueWebhooks?: WebhookEnqueuer;
+  enqueueIdentityEvents?: IdentityEventEnqueuer;
   /** A conversion rate was missing and 1:1 was assumed. */
   onMissingRate?: (storeId: string, currency: string) => void;
   /**
@@ -285,8 +285,13 @@ async function maintainPersons(ctx: StoreStep, batch: StoreBatch, affected: Affe
   }
   lap('analytics');
   rollups.push(() => applyAdRollupDelta(q, storeId, conv.adDelta));
-  if (hooks.enqueueWebhooks && batch.raw.length) {
-    await hooks.enqueueWebhooks(q, storeId, batch.store.currency, webhookCandidates(batch.raw, loaded.facts, views));
+  if (hooks.enqueueIdentityEvents && batch.raw.length) {
+    await hooks.enqueueIdentityEvents(
+      q,
+      storeId,
+      batch.store.currency,
+      identityEventCandidates(batch.raw, loaded.facts, views),
+    );
   }
   lap('webhooks');
   hooks.onApplied?.({

@@ -82,7 +82,7 @@ export function createPipelineMetrics() {
       labelNames: ['issue'] as const,
       registers: [registry],
     }),
-    webhooksQueued: new Counter({
+    identityEventsQueued: new Counter({
       name: 'pipeline_webhooks_queued_total',
       help: 'Identity-event webhook deliveries queued on the WEBHOOKS stream',
       registers: [registry],

@@ -1,7 +1,7 @@
 /** The view maintenance the daemon runs: views, data-quality metrics, identity-event webhook queueing. */
 import type { Logger } from '../../../runtime/logger';
 import { createViewMaintainer, type MaintainerHooks } from '../adapters/pg-view-maintainer';
-import { createWebhookEnqueuer } from '../adapters/identity-event-queue';
+import { createIdentityEventEnqueuer } from '../adapters/identity-event-queue';
 import type { PipelineDeps } from './daemon';
 
 export function standardMaintainer(
@@ -17,9 +17,9 @@ export function standardMaintainer(
       onRecomputed: (counts) => {
         for (const [path, n] of Object.entries(counts)) metrics.personsRecomputed.inc({ path }, n);
       },
-      enqueueWebhooks: createWebhookEnqueuer(async (subject, delivery) => {
+      enqueueIdentityEvents: createIdentityEventEnqueuer(async (subject, delivery) => {
         await js.publish(subject, JSON.stringify(delivery), { msgID: delivery.webhookId });
-        metrics.webhooksQueued.inc();
+        metrics.identityEventsQueued.inc();
       }),
     });
 }

@@ -24,7 +24,7 @@ import type {
   SourceConnectionRecord,
 } from '../../../contracts/src/settings';
 import { localDateTime } from '../../../contracts/src/time';
-import { IDENTITY_EVENTS } from '../../../contracts/src/webhooks';
+import { IDENTITY_EVENTS } from '../../../contracts/src/identity-events';
 import type { Db } from '../../../storage/db';
 import type { StoreRecord } from '../../../storage/store-registry';
 

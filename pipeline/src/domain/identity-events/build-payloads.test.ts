@@ -1,9 +1,9 @@
 import { EVENT_NAMES, type EventName, type StorefrontEvent } from '../../../../contracts/src/events';
-import { IDENTITY_EVENTS, type IdentityEventName } from '../../../../contracts/src/webhooks';
+import { IDENTITY_EVENTS, type IdentityEventName } from '../../../../contracts/src/identity-events';
 import { sampleEvent } from '../../../../test/support/samples';
 import { buildIdentityPayload, IDENTITY_EVENT_SOURCES, identityEventFor } from './build-payloads';
 import { buildCheckoutStarted } from './checkout-started';
-import { sampleWebhookContext } from '../../../../test/support/identity-event-fixtures';
+import { sampleIdentityEventContext } from '../../../../test/support/identity-event-fixtures';
 import { specPathViolations } from './spec-paths';
 
 /** docs/product.md, Identity events and destinations mapping: [kind, identity event of a session landing, identity event otherwise]. */
@@ -48,7 +48,7 @@ describe('identityEventFor', () => {
 
 describe('buildIdentityPayload', () => {
   it.each(IDENTITY_EVENTS.map((name) => [name, IDENTITY_EVENT_SOURCES[name]] as const))('%s from %s', (name, kind) => {
-    const payload = buildIdentityPayload(name, anyEvent(kind), sampleWebhookContext());
+    const payload = buildIdentityPayload(name, anyEvent(kind), sampleIdentityEventContext());
     expect(payload.type).toBe('event');
     expect(payload.attributes.metric.data.attributes.name).toBe(name);
     expect(payload.attributes.profile.data.attributes.email).toBe('jane.doe@example.com');
@@ -56,8 +56,8 @@ describe('buildIdentityPayload', () => {
 
   it('gives exactly buildCheckoutStarted for Checkout Started, with every spec path', () => {
     const event = sampleEvent('checkout_started');
-    const payload = buildIdentityPayload('Checkout Started', event, sampleWebhookContext());
-    expect(payload).toEqual(buildCheckoutStarted(event, sampleWebhookContext()));
+    const payload = buildIdentityPayload('Checkout Started', event, sampleIdentityEventContext());
+    expect(payload).toEqual(buildCheckoutStarted(event, sampleIdentityEventContext()));
     expect(specPathViolations(payload)).toEqual([]);
   });
 
@@ -69,7 +69,7 @@ describe('buildIdentityPayload', () => {
     ['Added to Cart', 'product_removed_from_cart'],
     ['Subscribe', 'checkout_started'],
   ])('refuses %s from a %s event', (name, kind) => {
-    expect(() => buildIdentityPayload(name, anyEvent(kind), sampleWebhookContext())).toThrow(
+    expect(() => buildIdentityPayload(name, anyEvent(kind), sampleIdentityEventContext())).toThrow(
       new TypeError(
         `${name} is built from ${IDENTITY_EVENT_SOURCES[name]} events, not ${kind} (event ${anyEvent(kind).id})`,
       ),
@@ -77,7 +77,7 @@ describe('buildIdentityPayload', () => {
   });
 
   it('leaves the email empty for a person without one, so the caller can send nothing', () => {
-    const ctx = sampleWebhookContext({ profile: { ...sampleWebhookContext().profile, email: '' } });
+    const ctx = sampleIdentityEventContext({ profile: { ...sampleIdentityEventContext().profile, email: '' } });
     expect(
       buildIdentityPayload('Viewed Product', anyEvent('product_viewed'), ctx).attributes.profile.data.attributes.email,
     ).toBe('');

@@ -7,7 +7,7 @@ import type {
   IdentityEventName,
   IdentityEventPayload,
   IdentityEventPayloadMap,
-} from '../../../../contracts/src/webhooks';
+} from '../../../../contracts/src/identity-events';
 import { buildCheckoutStarted } from './checkout-started';
 import {
   buildActiveOnSite,
@@ -16,7 +16,7 @@ import {
   buildSubscribe,
   buildViewedProduct,
 } from './site-events';
-import type { WebhookContext } from './webhook-context';
+import type { IdentityEventContext } from './payload-context';
 
 /** The storefront kind each identity event is built from (Active On site: only a session's first page view). */
 export const IDENTITY_EVENT_SOURCES = {
@@ -80,12 +80,12 @@ function eventOf<N extends EventName>(name: IdentityEventName, kind: N, event: S
 export function buildIdentityPayload<N extends IdentityEventName>(
   name: N,
   event: StorefrontEvent,
-  ctx: WebhookContext,
+  ctx: IdentityEventContext,
 ): IdentityEventPayloadMap[N];
 export function buildIdentityPayload(
   name: IdentityEventName,
   event: StorefrontEvent,
-  ctx: WebhookContext,
+  ctx: IdentityEventContext,
 ): IdentityEventPayload {
   switch (name) {
     case 'Checkout Started':

@@ -1,5 +1,5 @@
 import type { Checkout, DiscountApplication, EventOf, Money } from '../../../../contracts/src/events';
-import type { WebhookProfile } from '../../../../contracts/src/webhooks';
+import type { IdentityEventProfile } from '../../../../contracts/src/identity-events';
 import {
   SAMPLE_CHECKOUT_TOKEN,
   SAMPLE_EMAIL,
@@ -18,7 +18,7 @@ import {
   LANDING_SITE,
   REFERRING_SITE,
   samplePerson,
-  sampleWebhookContext,
+  sampleIdentityEventContext,
   SOCKS_PRODUCT_ID,
 } from '../../../../test/support/identity-event-fixtures';
 import { specPathViolations } from './spec-paths';
@@ -96,7 +96,7 @@ const socksProduct = sampleProduct({
 });
 
 describe('buildCheckoutStarted: every spec path present with the spec type', () => {
-  it.each<[string, CheckoutStartedEvent, Parameters<typeof sampleWebhookContext>]>([
+  it.each<[string, CheckoutStartedEvent, Parameters<typeof sampleIdentityEventContext>]>([
     ['realistic checkout, tee pushed, socks not', checkoutEvent(), [{}]],
     ['no product pushed', checkoutEvent(), [{}, []]],
     ['every product pushed', checkoutEvent(), [{}, [sampleProduct(), socksProduct]]],
@@ -147,7 +147,7 @@ describe('buildCheckoutStarted: every spec path present with the spec type', () 
       [{ profile: blankPerson(), landingSite: '', referringSite: '', collectionsOf: () => [] }, []],
     ],
   ])('%s', (_label, event, ctxArgs) => {
-    const payload = buildCheckoutStarted(event, sampleWebhookContext(...ctxArgs));
+    const payload = buildCheckoutStarted(event, sampleIdentityEventContext(...ctxArgs));
     expect(specPathViolations(payload)).toEqual([]);
     expect(badLeaves(payload)).toEqual([]);
   });
@@ -155,7 +155,7 @@ describe('buildCheckoutStarted: every spec path present with the spec type', () 
 
 describe('buildCheckoutStarted: values', () => {
   it('builds the realistic checkout in full (tee pushed by the store, socks not)', () => {
-    const payload = buildCheckoutStarted(checkoutEvent(), sampleWebhookContext());
+    const payload = buildCheckoutStarted(checkoutEvent(), sampleIdentityEventContext());
     const checkoutUrl = `https://shop.example/checkouts/${SAMPLE_CHECKOUT_TOKEN}`;
     expect(payload).toEqual({
       type: 'event',
@@ -312,7 +312,7 @@ describe('buildCheckoutStarted: values', () => {
         },
       ],
     });
-    const [known] = buildCheckoutStarted(event, sampleWebhookContext({}, [pushed])).attributes.properties.$extra
+    const [known] = buildCheckoutStarted(event, sampleIdentityEventContext({}, [pushed])).attributes.properties.$extra
       .line_items;
     expect(known).toMatchObject({
       key: 'line-1',
@@ -329,7 +329,8 @@ describe('buildCheckoutStarted: values', () => {
         url: 'https://shop.example/fr/products/organic-cotton-tee',
       },
     });
-    const [unknown] = buildCheckoutStarted(event, sampleWebhookContext({}, [])).attributes.properties.$extra.line_items;
+    const [unknown] = buildCheckoutStarted(event, sampleIdentityEventContext({}, [])).attributes.properties.$extra
+      .line_items;
     expect(unknown).toMatchObject({
       title: 'Organic Cotton Tee',
       presentment_title: 'T-shirt en coton bio',
@@ -344,7 +345,8 @@ describe('buildCheckoutStarted: values', () => {
 
   it('fills a line without id, titles, url or image with strings', () => {
     const event = withValues(checkoutEvent(), NULLABLE_LINE);
-    const [line] = buildCheckoutStarted(event, sampleWebhookContext({}, [])).attributes.properties.$extra.line_items;
+    const [line] = buildCheckoutStarted(event, sampleIdentityEventContext({}, [])).attributes.properties.$extra
+      .line_items;
     expect(line).toMatchObject({
       key: '45737128657113:0',
       presentment_title: 'Organic Cotton Tee',
@@ -390,7 +392,7 @@ describe('buildCheckoutStarted: values', () => {
     ['null discountsAmount and no allocations', { discountsAmount: null }, [], 0],
     ['no discountApplications member', { discountApplications: undefined }, [], 0],
   ])('discounts: %s', (_label, checkout, codes, total) => {
-    const { properties } = buildCheckoutStarted(checkoutEvent(checkout), sampleWebhookContext()).attributes;
+    const { properties } = buildCheckoutStarted(checkoutEvent(checkout), sampleIdentityEventContext()).attributes;
     expect(properties['Discount Codes']).toEqual(codes);
     expect(properties['Total Discounts']).toBe(total);
     expect(Number.isInteger(properties['Total Discounts'])).toBe(true);
@@ -405,7 +407,7 @@ describe('buildCheckoutStarted: values', () => {
     expect(discountCodes(sampleCheckout({ discountApplications: [code('SUMMER10')] }))).toEqual(['SUMMER10']);
   });
 
-  const location = (overrides: Partial<WebhookProfile['data']['attributes']['location']> = {}) => ({
+  const location = (overrides: Partial<IdentityEventProfile['data']['attributes']['location']> = {}) => ({
     address1: '',
     address2: '',
     city: '',
@@ -423,7 +425,12 @@ describe('buildCheckoutStarted: values', () => {
   });
 
   it.each<
-    [string, Partial<Checkout>, Parameters<typeof samplePerson>[0] | 'blank', WebhookProfile['data']['attributes']]
+    [
+      string,
+      Partial<Checkout>,
+      Parameters<typeof samplePerson>[0] | 'blank',
+      IdentityEventProfile['data']['attributes'],
+    ]
   >([
     [
       'the context person wins over the checkout',
@@ -501,7 +508,7 @@ describe('buildCheckoutStarted: values', () => {
       },
     ],
   ])('profile: %s', (_label, checkout, person, expected) => {
-    const ctx = sampleWebhookContext({ profile: person === 'blank' ? blankPerson() : samplePerson(person) });
+    const ctx = sampleIdentityEventContext({ profile: person === 'blank' ? blankPerson() : samplePerson(person) });
     expect(buildCheckoutStarted(checkoutEvent(checkout), ctx).attributes.profile).toEqual({
       data: { type: 'profile', attributes: expected },
     });
@@ -518,7 +525,7 @@ describe('buildCheckoutStarted: values', () => {
     const event = checkoutEvent(eurCheckout);
     const withRate = buildCheckoutStarted(
       event,
-      sampleWebhookContext({ rateOf: (c) => (c === 'EUR' ? 1.1 : undefined) }),
+      sampleIdentityEventContext({ rateOf: (c) => (c === 'EUR' ? 1.1 : undefined) }),
     );
     expect(withRate.attributes).toMatchObject({ value: 62, value_currency: 'EUR' });
     expect(withRate.attributes.properties).toMatchObject({
@@ -530,7 +537,7 @@ describe('buildCheckoutStarted: values', () => {
       shop_money: { amount: 50.6 },
       presentment_money: { amount: 46 },
     });
-    const noRate = buildCheckoutStarted(event, sampleWebhookContext());
+    const noRate = buildCheckoutStarted(event, sampleIdentityEventContext());
     expect(noRate.attributes.properties.$extra.line_items[0]!.line_price_set.shop_money.amount).toBe(46);
   });
 
@@ -539,7 +546,7 @@ describe('buildCheckoutStarted: values', () => {
     ['https://shop.example/', 'https://shop.example/checkouts/tok_1'],
     ['https://shop.example//', 'https://shop.example/checkouts/tok_1'],
   ])('checkout URLs on shop %s', (shopUrl, url) => {
-    const { $extra } = buildCheckoutStarted(checkoutEvent({ token: 'tok_1' }), sampleWebhookContext({ shopUrl }))
+    const { $extra } = buildCheckoutStarted(checkoutEvent({ token: 'tok_1' }), sampleIdentityEventContext({ shopUrl }))
       .attributes.properties;
     expect($extra.checkout_url).toBe(url);
     expect($extra.responsive_checkout_url).toBe(url);
@@ -547,7 +554,7 @@ describe('buildCheckoutStarted: values', () => {
 
   it('writes the event time in UTC and counts quantities as integers', () => {
     const event = { ...checkoutEvent(), timestamp: '2025-01-12T06:30:54.751+02:00' };
-    const payload = buildCheckoutStarted(event, sampleWebhookContext());
+    const payload = buildCheckoutStarted(event, sampleIdentityEventContext());
     expect(payload.attributes.time).toBe('2025-01-12T04:30:54.751Z');
     expect(payload.attributes.properties['Item Count']).toBe(3);
   });
@@ -564,17 +571,17 @@ describe('buildCheckoutStarted: determinism', () => {
 
   it('gives deep-equal payloads for the same input and does not touch the event', () => {
     const event = deepFreeze(checkoutEvent({ discountsAmount: usd(5.85) }));
-    const first = buildCheckoutStarted(event, sampleWebhookContext());
-    const second = buildCheckoutStarted(structuredClone(event), sampleWebhookContext());
+    const first = buildCheckoutStarted(event, sampleIdentityEventContext());
+    const second = buildCheckoutStarted(structuredClone(event), sampleIdentityEventContext());
     expect(second).toEqual(first);
     expect(JSON.stringify(second)).toBe(JSON.stringify(first));
   });
 
   it('gives the same payload for a redelivery of the checkout under another envelope id', () => {
-    const first = buildCheckoutStarted(checkoutEvent(), sampleWebhookContext());
+    const first = buildCheckoutStarted(checkoutEvent(), sampleIdentityEventContext());
     const again = buildCheckoutStarted(
       { ...checkoutEvent(), id: 'sh-checkout-started-redelivered' },
-      sampleWebhookContext(),
+      sampleIdentityEventContext(),
     );
     expect(again).toEqual(first);
     expect(again.attributes.unique_id).toBe(SAMPLE_CHECKOUT_TOKEN);

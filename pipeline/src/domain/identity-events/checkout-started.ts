@@ -14,7 +14,7 @@
  */
 import type { CheckoutLineItem, Checkout, EventOf } from '../../../../contracts/src/events';
 import { checkoutLineTotal } from '../../../../contracts/src/line-items';
-import type { CheckoutStartedPayload, WebhookLineItem } from '../../../../contracts/src/webhooks';
+import type { CheckoutStartedPayload, IdentityEventLineItem } from '../../../../contracts/src/identity-events';
 import {
   checkoutUrlOf,
   finite,
@@ -27,8 +27,8 @@ import {
   sortedUnique,
   toShopAmount,
   unique,
-  type WebhookContext,
-} from './webhook-context';
+  type IdentityEventContext,
+} from './payload-context';
 
 /** `Total Discounts`: see the module comment. */
 export function totalDiscounts(checkout: Checkout): number {
@@ -50,7 +50,11 @@ export function discountCodes(checkout: Checkout): string[] {
 }
 
 /** One `$extra.line_items[]` entry (spec "Webhook line item"). */
-export function webhookLineItem(line: CheckoutLineItem, index: number, ctx: WebhookContext): WebhookLineItem {
+export function identityEventLineItem(
+  line: CheckoutLineItem,
+  index: number,
+  ctx: IdentityEventContext,
+): IdentityEventLineItem {
   const variant = line.variant;
   const facts = productFacts(variant, ctx);
   const unitPrice = finite(variant.price.amount);
@@ -92,9 +96,12 @@ export function webhookLineItem(line: CheckoutLineItem, index: number, ctx: Webh
   };
 }
 
-export function buildCheckoutStarted(event: EventOf<'checkout_started'>, ctx: WebhookContext): CheckoutStartedPayload {
+export function buildCheckoutStarted(
+  event: EventOf<'checkout_started'>,
+  ctx: IdentityEventContext,
+): CheckoutStartedPayload {
   const checkout = event.data.checkout;
-  const lineItems = checkout.lineItems.map((line, index) => webhookLineItem(line, index, ctx));
+  const lineItems = checkout.lineItems.map((line, index) => identityEventLineItem(line, index, ctx));
   const value = finite(checkout.totalPrice.amount);
   const currency = firstText(checkout.totalPrice.currencyCode, checkout.currencyCode, ctx.storeCurrency);
   const checkoutUrl = checkoutUrlOf(ctx.shopUrl, checkout.token);

@@ -1,6 +1,6 @@
 /** Identity-event webhook payloads (docs/product.md, Identity events and destinations): pure builders, the mapping from storefront events, ids. */
 export { buildIdentityPayload, identityEventFor, IDENTITY_EVENT_SOURCES } from './build-payloads';
-export { buildCheckoutStarted, discountCodes, totalDiscounts, webhookLineItem } from './checkout-started';
+export { buildCheckoutStarted, discountCodes, totalDiscounts, identityEventLineItem } from './checkout-started';
 export {
   buildActiveOnSite,
   buildAddedToCart,
@@ -15,5 +15,5 @@ export {
   type SpecPath,
   type SpecType,
 } from './spec-paths';
-export { WEBHOOK_SERVICE, type WebhookContext, type WebhookPerson } from './webhook-context';
+export { IDENTITY_EVENT_SERVICE, type IdentityEventContext, type IdentityEventPerson } from './payload-context';
 export { fnv1a128Hex, webhookId } from './webhook-id';

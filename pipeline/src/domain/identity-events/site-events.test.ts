@@ -13,7 +13,7 @@ import {
   badLeaves,
   blankPerson,
   samplePerson,
-  sampleWebhookContext,
+  sampleIdentityEventContext,
 } from '../../../../test/support/identity-event-fixtures';
 import {
   buildActiveOnSite,
@@ -114,8 +114,8 @@ const bareVariant = () =>
 type Builder = () => unknown;
 
 describe('the five other identity events: outer shape and declared properties', () => {
-  const full = sampleWebhookContext();
-  const bare = sampleWebhookContext(
+  const full = sampleIdentityEventContext();
+  const bare = sampleIdentityEventContext(
     { profile: blankPerson(), landingSite: '', referringSite: '', collectionsOf: () => [] },
     [],
   );
@@ -151,7 +151,7 @@ describe('the five other identity events: outer shape and declared properties', 
       () =>
         buildSubscribe(
           sampleEvent('lead_form_submitted', { data: { lead: { email: SAMPLE_EMAIL } } }),
-          sampleWebhookContext({ profile: blankPerson() }),
+          sampleIdentityEventContext({ profile: blankPerson() }),
         ),
     ],
   ])('%s', (_label, name, build) => {
@@ -186,7 +186,7 @@ describe('the five other identity events: values', () => {
 
   it('Active On site: the landing page and its referrer, no value', () => {
     const event = sampleEvent('page_viewed');
-    expect(buildActiveOnSite(event, sampleWebhookContext())).toEqual({
+    expect(buildActiveOnSite(event, sampleIdentityEventContext())).toEqual({
       type: 'event',
       attributes: {
         time: SAMPLE_TIMESTAMP,
@@ -211,7 +211,7 @@ describe('the five other identity events: values', () => {
         { id: '45737128657113', title: 'White / M', sku: 'TEE-WHT-M', price: '25.00', compare_at_price: '32.00' },
       ],
     });
-    const payload = buildViewedProduct(sampleEvent('product_viewed'), sampleWebhookContext({}, [pushed]));
+    const payload = buildViewedProduct(sampleEvent('product_viewed'), sampleIdentityEventContext({}, [pushed]));
     expect(payload.attributes).toMatchObject({ value: 25, value_currency: 'USD', unique_id: 'sh-product-viewed-0001' });
     expect(payload.attributes.properties).toEqual({
       ProductName: 'Organic Cotton Tee',
@@ -230,7 +230,7 @@ describe('the five other identity events: values', () => {
   it('Viewed Product: an unknown bare variant gives strings, and the page URL when the product has none', () => {
     const variant = { ...bareVariant(), product: { ...bareVariant().product, url: null } };
     const event = sampleEvent('product_viewed', { data: { productVariant: variant } });
-    expect(buildViewedProduct(event, sampleWebhookContext({}, [])).attributes.properties).toEqual({
+    expect(buildViewedProduct(event, sampleIdentityEventContext({}, [])).attributes.properties).toEqual({
       ProductName: 'Organic Cotton Tee',
       ProductID: '8950316581081',
       VariantID: '45737128657113',
@@ -246,7 +246,7 @@ describe('the five other identity events: values', () => {
 
   it('Collection View: the collection and the page it was seen on', () => {
     const event = sampleEvent('collection_viewed');
-    const payload = buildCollectionView(event, sampleWebhookContext());
+    const payload = buildCollectionView(event, sampleIdentityEventContext());
     expect(payload.attributes).toMatchObject({
       value: 0,
       value_currency: 'USD',
@@ -261,7 +261,7 @@ describe('the five other identity events: values', () => {
   });
 
   it('Added to Cart: the added line, its total as value', () => {
-    const payload = buildAddedToCart(sampleEvent('product_added_to_cart'), sampleWebhookContext());
+    const payload = buildAddedToCart(sampleEvent('product_added_to_cart'), sampleIdentityEventContext());
     expect(payload.attributes).toMatchObject({
       value: 50,
       value_currency: 'USD',
@@ -316,7 +316,7 @@ describe('the five other identity events: values', () => {
     ],
   ])('Subscribe profile: %s', (_label, lead, person, attributes) => {
     const event = sampleEvent('lead_form_submitted', { data: { lead: sampleLead(lead) } });
-    const payload = buildSubscribe(event, sampleWebhookContext({ profile: person }));
+    const payload = buildSubscribe(event, sampleIdentityEventContext({ profile: person }));
     expect(payload.attributes.profile).toEqual({ data: { type: 'profile', attributes } });
     expect(payload.attributes.properties).toEqual({
       FormID: lead?.formId === null ? '' : 'newsletter-footer',
@@ -340,7 +340,7 @@ describe('the five other identity events: values', () => {
     /** The context's facts built afresh, each object's keys reversed on `reversed`. */
     const contextOf = (reversed: boolean) => {
       const order = reversed ? reversedKeys : <T>(v: T): T => v;
-      return sampleWebhookContext({ profile: order(samplePerson()) }, [order(sampleProduct())]);
+      return sampleIdentityEventContext({ profile: order(samplePerson()) }, [order(sampleProduct())]);
     };
 
     afterEach(() => {
@@ -371,9 +371,9 @@ describe('the five other identity events: values', () => {
 
   it('uses the source event id as unique_id, so a redelivery gives the same payload', () => {
     const event: EventOf<'product_viewed'> = sampleEvent('product_viewed', { id: 'ev-42' });
-    expect(buildViewedProduct(event, sampleWebhookContext()).attributes.unique_id).toBe('ev-42');
-    expect(buildViewedProduct(structuredClone(event), sampleWebhookContext())).toEqual(
-      buildViewedProduct(event, sampleWebhookContext()),
+    expect(buildViewedProduct(event, sampleIdentityEventContext()).attributes.unique_id).toBe('ev-42');
+    expect(buildViewedProduct(structuredClone(event), sampleIdentityEventContext())).toEqual(
+      buildViewedProduct(event, sampleIdentityEventContext()),
     );
   });
 });

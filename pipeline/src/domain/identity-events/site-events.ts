@@ -1,6 +1,6 @@
 /**
  * The five other identity events (docs/product.md, Identity events and destinations) in Checkout Started's outer shape, with the properties email
- * platforms conventionally use (as Klaviyo's Shopify integration names them) as declared in `contracts/src/webhooks.ts`.
+ * platforms conventionally use (as Klaviyo's Shopify integration names them) as declared in `contracts/src/identity-events.ts`.
  * `unique_id` is the source event's id, so a redelivered event gives the same payload. Events without a
  * monetary value have `value` 0 in the store currency.
  */
@@ -14,7 +14,7 @@ import type {
   IdentityEventName,
   SubscribePayload,
   ViewedProductPayload,
-} from '../../../../contracts/src/webhooks';
+} from '../../../../contracts/src/identity-events';
 import {
   finite,
   firstText,
@@ -25,8 +25,8 @@ import {
   profileOf,
   shopBase,
   type ProfileFallback,
-  type WebhookContext,
-} from './webhook-context';
+  type IdentityEventContext,
+} from './payload-context';
 
 interface Valued {
   amount: number;
@@ -38,7 +38,7 @@ type AnyEvent = { id: string; timestamp: string };
 function attributesOf(
   name: IdentityEventName,
   event: AnyEvent,
-  ctx: WebhookContext,
+  ctx: IdentityEventContext,
   valued: Valued | null,
   fallback: ProfileFallback = {},
 ): IdentityEventAttributesBase {
@@ -53,7 +53,7 @@ function attributesOf(
 }
 
 /** Active On site: the first page view of a session. */
-export function buildActiveOnSite(event: EventOf<'page_viewed'>, ctx: WebhookContext): ActiveOnSitePayload {
+export function buildActiveOnSite(event: EventOf<'page_viewed'>, ctx: IdentityEventContext): ActiveOnSitePayload {
   const document = event.context.document;
   return {
     type: 'event',
@@ -70,7 +70,7 @@ export function buildActiveOnSite(event: EventOf<'page_viewed'>, ctx: WebhookCon
 }
 
 /** Viewed Product (`product_viewed`); `value` is the variant price. */
-export function buildViewedProduct(event: EventOf<'product_viewed'>, ctx: WebhookContext): ViewedProductPayload {
+export function buildViewedProduct(event: EventOf<'product_viewed'>, ctx: IdentityEventContext): ViewedProductPayload {
   const variant = event.data.productVariant;
   const facts = productFacts(variant, ctx);
   return {
@@ -97,7 +97,10 @@ export function buildViewedProduct(event: EventOf<'product_viewed'>, ctx: Webhoo
 }
 
 /** Collection View (`collection_viewed`); the URL is the page the collection was viewed on. */
-export function buildCollectionView(event: EventOf<'collection_viewed'>, ctx: WebhookContext): CollectionViewPayload {
+export function buildCollectionView(
+  event: EventOf<'collection_viewed'>,
+  ctx: IdentityEventContext,
+): CollectionViewPayload {
   const collection = event.data.collection;
   return {
     type: 'event',
@@ -116,7 +119,10 @@ export function buildCollectionView(event: EventOf<'collection_viewed'>, ctx: We
  * Added to Cart (`product_added_to_cart`). The event carries the added line only, so `$value`, `ItemNames` and
  * `Items` describe that line (the cart itself is unknown); `CheckoutURL` is the store's cart page.
  */
-export function buildAddedToCart(event: EventOf<'product_added_to_cart'>, ctx: WebhookContext): AddedToCartPayload {
+export function buildAddedToCart(
+  event: EventOf<'product_added_to_cart'>,
+  ctx: IdentityEventContext,
+): AddedToCartPayload {
   const line = event.data.cartLine;
   const variant = line.merchandise;
   const facts = productFacts(variant, ctx);
@@ -156,7 +162,7 @@ export function buildAddedToCart(event: EventOf<'product_added_to_cart'>, ctx: W
 }
 
 /** Subscribe (`lead_form_submitted`); the lead's own email, phone and names fill the context's blanks. */
-export function buildSubscribe(event: EventOf<'lead_form_submitted'>, ctx: WebhookContext): SubscribePayload {
+export function buildSubscribe(event: EventOf<'lead_form_submitted'>, ctx: IdentityEventContext): SubscribePayload {
   const lead = event.data.lead;
   return {
     type: 'event',

@@ -1,12 +1,12 @@
 import { sampleCheckout, sampleEvent, withField, withoutField } from '../../../../test/support/samples';
 import { buildCheckoutStarted } from './checkout-started';
-import { sampleWebhookContext } from '../../../../test/support/identity-event-fixtures';
+import { sampleIdentityEventContext } from '../../../../test/support/identity-event-fixtures';
 import { CHECKOUT_STARTED_SPEC_PATHS, hasSpecType, specPathViolations, type SpecType } from './spec-paths';
 
 const payload = () =>
   buildCheckoutStarted(
     sampleEvent('checkout_started', { data: { checkout: sampleCheckout() } }),
-    sampleWebhookContext(),
+    sampleIdentityEventContext(),
   );
 
 /** Leaf paths of a JSON value in the spec's syntax (`[]` for array elements). */

@@ -1,36 +1,36 @@
 /**
  * What the identity-event payload builders need besides the event (docs/product.md, Identity events and destinations), and the pieces every payload
- * shares: time, metric, profile, product facts, URLs. Pure: everything comes in through `WebhookContext`.
+ * shares: time, metric, profile, product facts, URLs. Pure: everything comes in through `IdentityEventContext`.
  */
 import type { MailAddress, ProductVariant } from '../../../../contracts/src/events';
 import type { ShopProduct, ShopProductVariant } from '../../../../contracts/src/pushes';
 import type {
   IdentityEventName,
-  WebhookImage,
-  WebhookMetric,
-  WebhookProfile,
-  WebhookProfileLocation,
-} from '../../../../contracts/src/webhooks';
+  IdentityEventImage,
+  IdentityEventMetric,
+  IdentityEventProfile,
+  IdentityEventProfileLocation,
+} from '../../../../contracts/src/identity-events';
 import { decimal, toMicros, type RateOf } from '../money';
 import { MONEY_SCALE } from '../../../../contracts/src/attribution';
 
 /** The `service` of every payload's metric. */
-export const WEBHOOK_SERVICE = 'open-attribution';
+export const IDENTITY_EVENT_SERVICE = 'open-attribution';
 
 /** The person as the service knows them; `""` for unknown members. */
-export interface WebhookPerson {
+export interface IdentityEventPerson {
   email: string;
   /** E.164, or `""`. */
   phone: string;
   firstName: string;
   lastName: string;
-  location: WebhookProfileLocation;
+  location: IdentityEventProfileLocation;
 }
 
-export interface WebhookContext {
+export interface IdentityEventContext {
   /** ISO 4217 shop currency (`shop_money` amounts; `value_currency` of events without a value). */
   storeCurrency: string;
-  profile: WebhookPerson;
+  profile: IdentityEventPerson;
   /** Full URL of the person's session landing page (with its query string), `""` when unknown. */
   landingSite: string;
   /** Referrer of that session, `""` when none. */
@@ -109,15 +109,15 @@ export function checkoutUrlOf(shopUrl: string, token: string): string {
 }
 
 /** An amount in the shop currency: as is when the currency is the shop's or no rate is known. */
-export function toShopAmount(amount: number, currency: string, ctx: WebhookContext): number {
+export function toShopAmount(amount: number, currency: string, ctx: IdentityEventContext): number {
   const value = finite(amount);
   if (currency.toUpperCase() === ctx.storeCurrency.toUpperCase()) return value;
   const rate = ctx.rateOf?.(currency.toUpperCase());
   return rate === undefined || !Number.isFinite(rate) ? value : toMicros(value * rate) / MONEY_SCALE;
 }
 
-export function metricOf(name: IdentityEventName): WebhookMetric {
-  return { data: { type: 'metric', attributes: { name, service: WEBHOOK_SERVICE } } };
+export function metricOf(name: IdentityEventName): IdentityEventMetric {
+  return { data: { type: 'metric', attributes: { name, service: IDENTITY_EVENT_SERVICE } } };
 }
 
 /** What the event itself knows of the buyer, used where the context's person has a blank member. */
@@ -130,7 +130,7 @@ export interface ProfileFallback {
   addresses?: (MailAddress | null | undefined)[];
 }
 
-const EMPTY_LOCATION: WebhookProfileLocation = {
+const EMPTY_LOCATION: IdentityEventProfileLocation = {
   address1: '',
   address2: '',
   city: '',
@@ -139,7 +139,7 @@ const EMPTY_LOCATION: WebhookProfileLocation = {
   zip: '',
 };
 
-function locationOfAddress(address: MailAddress): WebhookProfileLocation {
+function locationOfAddress(address: MailAddress): IdentityEventProfileLocation {
   return {
     address1: firstText(address.address1),
     address2: firstText(address.address2),
@@ -150,7 +150,7 @@ function locationOfAddress(address: MailAddress): WebhookProfileLocation {
   };
 }
 
-function hasAny(location: WebhookProfileLocation): boolean {
+function hasAny(location: IdentityEventProfileLocation): boolean {
   return Object.values(location).some((value) => typeof value === 'string' && value.trim() !== '');
 }
 
@@ -158,9 +158,12 @@ function hasAny(location: WebhookProfileLocation): boolean {
  * The location: the context's when it has any member, else the first fallback address with any member.
  * Whole addresses are taken, never mixed member by member (a city of one with the street of another is wrong).
  */
-function locationOf(ctx: WebhookContext, addresses: (MailAddress | null | undefined)[]): WebhookProfileLocation {
+function locationOf(
+  ctx: IdentityEventContext,
+  addresses: (MailAddress | null | undefined)[],
+): IdentityEventProfileLocation {
   const own = ctx.profile.location;
-  const clean: WebhookProfileLocation = {
+  const clean: IdentityEventProfileLocation = {
     address1: firstText(own.address1),
     address2: firstText(own.address2),
     city: firstText(own.city),
@@ -178,7 +181,7 @@ function locationOf(ctx: WebhookContext, addresses: (MailAddress | null | undefi
 }
 
 /** `attributes.profile`: the context's person, blanks filled from the event, `""` for what stays unknown. */
-export function profileOf(ctx: WebhookContext, fallback: ProfileFallback = {}): WebhookProfile {
+export function profileOf(ctx: IdentityEventContext, fallback: ProfileFallback = {}): IdentityEventProfile {
   const person = ctx.profile;
   return {
     data: {
@@ -212,8 +215,8 @@ export interface ProductFacts {
   tags: string;
   /** Absolute product URL, `""` when unknown. */
   url: string;
-  images: WebhookImage[];
-  variantImages: WebhookImage[];
+  images: IdentityEventImage[];
+  variantImages: IdentityEventImage[];
   /** The variant's image, else the product's first, else `""`. */
   imageUrl: string;
   /** Pushed `compare_at_price`, 0 when none. */
@@ -231,11 +234,11 @@ function handleOfUrl(url: string | null | undefined): string {
   return match?.[1] ?? '';
 }
 
-function images(...sources: (string | null | undefined)[]): WebhookImage[] {
+function images(...sources: (string | null | undefined)[]): IdentityEventImage[] {
   return unique(sources.map(imageSrc)).map((src) => ({ src }));
 }
 
-export function productFacts(variant: ProductVariant, ctx: WebhookContext): ProductFacts {
+export function productFacts(variant: ProductVariant, ctx: IdentityEventContext): ProductFacts {
   const eventProduct = variant.product;
   const pushed = ctx.productOf(eventProduct.id);
   const pushedVariant: ShopProductVariant | undefined = pushed?.variants.find((v) => v.id === variant.id);

@@ -19,7 +19,7 @@ export const IDENTITY_EVENTS = [
 export type IdentityEventName = (typeof IDENTITY_EVENTS)[number];
 
 /** `attributes.metric`. */
-export interface WebhookMetric {
+export interface IdentityEventMetric {
   data: {
     /** `metric`. */
     type: string;
@@ -33,7 +33,7 @@ export interface WebhookMetric {
 }
 
 /** `attributes.profile.data.attributes.location`; `""` for unknown members. */
-export interface WebhookProfileLocation {
+export interface IdentityEventProfileLocation {
   address1: string;
   address2: string;
   city: string;
@@ -43,7 +43,7 @@ export interface WebhookProfileLocation {
 }
 
 /** `attributes.profile`; `""` for unknown members (webhooks are sent only when the email is known). */
-export interface WebhookProfile {
+export interface IdentityEventProfile {
   data: {
     /** `profile`. */
     type: string;
@@ -53,7 +53,7 @@ export interface WebhookProfile {
       phone_number: string;
       first_name: string;
       last_name: string;
-      location: WebhookProfileLocation;
+      location: IdentityEventProfileLocation;
     };
   };
 }
@@ -68,32 +68,32 @@ export interface IdentityEventAttributesBase {
   value_currency: string;
   /** Deduplication key per profile and metric (stable across retries). */
   unique_id: string;
-  metric: WebhookMetric;
-  profile: WebhookProfile;
+  metric: IdentityEventMetric;
+  profile: IdentityEventProfile;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Checkout Started (spec, exact)
 // ---------------------------------------------------------------------------------------------------------------
 
-export interface WebhookImage {
+export interface IdentityEventImage {
   src: string;
 }
 
 /** Money in shop and presentment currencies. */
-interface WebhookPriceSet {
+interface IdentityEventPriceSet {
   shop_money: { amount: number };
   presentment_money: { amount: number };
 }
 
-interface WebhookLineItemVariant {
+interface IdentityEventLineItemVariant {
   sku: string;
   title: string;
   id: string;
-  images: WebhookImage[];
+  images: IdentityEventImage[];
 }
 
-interface WebhookLineItemProduct {
+interface IdentityEventLineItemProduct {
   body_html: string;
   tags: string;
   handle: string;
@@ -102,12 +102,12 @@ interface WebhookLineItemProduct {
   product_type: string;
   url: string;
   vendor: string;
-  images: WebhookImage[];
-  variant: WebhookLineItemVariant;
+  images: IdentityEventImage[];
+  variant: IdentityEventLineItemVariant;
 }
 
 /** A line of `$extra.line_items` (spec "Webhook line item"). */
-export interface WebhookLineItem {
+export interface IdentityEventLineItem {
   key: string;
   presentment_title: string;
   parent_relationship: string;
@@ -125,8 +125,8 @@ export interface WebhookLineItem {
   price: number;
   /** Integer. */
   quantity: number;
-  line_price_set: WebhookPriceSet;
-  product: WebhookLineItemProduct;
+  line_price_set: IdentityEventPriceSet;
+  product: IdentityEventLineItemProduct;
 }
 
 /** `properties.$extra` of Checkout Started (non-segmentable data). */
@@ -135,7 +135,7 @@ interface CheckoutStartedExtra {
   referring_site: string;
   checkout_url: string;
   responsive_checkout_url: string;
-  line_items: WebhookLineItem[];
+  line_items: IdentityEventLineItem[];
 }
 
 interface CheckoutStartedProperties {
