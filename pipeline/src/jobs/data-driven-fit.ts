@@ -8,7 +8,7 @@
  * both counted by distinct path in SQL, one statement each (no per-person round trips). Below the thresholds the
  * goal is not fitted and the reason is stored. A goal whose new weights are within DATA_DRIVEN_MIN_WEIGHT_CHANGE of
  * the stored ones keeps its stored fit. When some goal's weights did change, the fits are stored and the store's
- * views recomputed under them in one transaction (reconcile's repair): a second fit on the same data, or on a day
+ * credits recomputed under them in one transaction (`recreditStore`): a second fit on the same data, or on a day
  * more of it, usually changes nothing.
  */
 import {
@@ -24,7 +24,7 @@ import { dayInZone } from '../../../contracts/src/time';
 import type { Db, Query } from '../../../storage/db';
 import { loadFits, saveFit, type StoredFit } from '../../../storage/data-driven-fits';
 import { fitMarkov, integerWeights, type MarkovFit, type PathCount, weightsMoved } from '../domain/markov-chain';
-import { reconcileStore } from '../operations/reconcile';
+import { recreditStore } from '../operations/reconcile/recredit';
 
 export interface FitOptions {
   now: number;
@@ -187,8 +187,8 @@ export async function fitStore(db: Db, storeId: string, opts: FitOptions): Promi
   };
   let recomputed = 0;
   if (goals.some((g) => g.changed)) {
-    // New weights: stored and the store recomputed under them, in one transaction.
-    recomputed = (await reconcileStore(db, storeId, { repair: true, beforeRepair: save })).conversions;
+    // New weights: stored and the store's credits recomputed under them, in one transaction.
+    recomputed = (await recreditStore(db, storeId, { before: save })).conversions;
   } else {
     await db.transaction('data_driven.save', save);
   }
