@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { RULE_BASED_MODELS } from '../../../../contracts/src/attribution';
 import { addToCart, DAY, ms, page, pageView, personFacts, UNIT } from '../../../../test/support/fact-builders';
 import { type ConversionView, type Credit, recomputePerson } from '../recompute-person';
-import { creditRowsOf } from './attribution';
+import {
+  accumulateCredits,
+  attributionRollupRows,
+  type CreditRow,
+  creditRowsOf,
+  type RollupDelta,
+} from './attribution';
 
 /** The dimensions a credit row is grouped by, as one string. */
 const dimsOf = (c: Credit): string =>
@@ -107,5 +113,101 @@ describe('creditRowsOf', () => {
       ['position', 'google', 0, 5, 1_000_000],
       ['time_decay', 'google', 0, 5, 1_000_000],
     ]);
+  });
+});
+
+describe('attributionRollupRows', () => {
+  const credit = (day: string, landingPage: string, weight: number): CreditRow => ({
+    goal: 'purchase',
+    key: `o-${day}`,
+    day,
+    model: 'linear',
+    channel: 'paid_search',
+    source: 'google',
+    medium: 'cpc',
+    campaign: 'brand',
+    landingPage,
+    platform: 'google',
+    linkCode: '',
+    campaignId: '',
+    adSetId: '',
+    adId: '',
+    index: 0,
+    weight,
+    newWeight: 0,
+    valueMicros: weight * 20,
+    cogsMicros: 0,
+    touches: 1,
+  });
+  const deltaOf = (credits: CreditRow[]): Map<string, RollupDelta> => {
+    const d = new Map<string, RollupDelta>();
+    accumulateCredits(d, credits, 1);
+    return d;
+  };
+
+  it('writes the daily rows, the rows without the landing page, and the week and month rows', () => {
+    // Monday 2 March and Wednesday 4 March 2026: one week (starting Monday), one month.
+    const rows = attributionRollupRows(
+      deltaOf([credit('2026-03-02', '/a', 600_000), credit('2026-03-04', '/b', 400_000)]),
+    );
+    const dims = {
+      goal: 'purchase',
+      model: 'linear',
+      channel: 'paid_search',
+      source: 'google',
+      medium: 'cpc',
+      campaign: 'brand',
+      platform: 'google',
+    };
+    const sums = (w: number) => ({ weight: w, new_weight: 0, value_micros: w * 20, cogs_micros: 0 });
+    const [daily, bySource, periods, bySourcePeriods] = rows.map((r) => r.rows);
+    expect(daily).toEqual([
+      { day: '2026-03-02', ...dims, landing_page: '/a', ...sums(600_000) },
+      { day: '2026-03-04', ...dims, landing_page: '/b', ...sums(400_000) },
+    ]);
+    expect(bySource).toEqual([
+      { day: '2026-03-02', ...dims, ...sums(600_000) },
+      { day: '2026-03-04', ...dims, ...sums(400_000) },
+    ]);
+    expect(periods).toEqual(
+      expect.arrayContaining([
+        { grain: 'week', day: '2026-03-02', ...dims, landing_page: '/a', ...sums(600_000) },
+        { grain: 'week', day: '2026-03-02', ...dims, landing_page: '/b', ...sums(400_000) },
+        { grain: 'month', day: '2026-03-01', ...dims, landing_page: '/a', ...sums(600_000) },
+        { grain: 'month', day: '2026-03-01', ...dims, landing_page: '/b', ...sums(400_000) },
+      ]),
+    );
+    expect(periods).toHaveLength(4);
+    // Without the landing page, the week and the month each sum both days.
+    expect(bySourcePeriods).toEqual(
+      expect.arrayContaining([
+        { grain: 'week', day: '2026-03-02', ...dims, ...sums(1_000_000) },
+        { grain: 'month', day: '2026-03-01', ...dims, ...sums(1_000_000) },
+      ]),
+    );
+    expect(bySourcePeriods).toHaveLength(2);
+  });
+
+  it('sums to the credits in every table, and names no landing page where the table has none', () => {
+    const creditRowArb = fc
+      .tuple(
+        fc.constantFrom('2026-02-27', '2026-03-01', '2026-03-02', '2026-03-31'),
+        fc.constantFrom('/', '/a', '/b'),
+        fc.integer({ min: -1_000_000, max: 1_000_000 }),
+      )
+      .map(([day, lp, w]) => credit(day, lp, w));
+    fc.assert(
+      fc.property(fc.array(creditRowArb, { maxLength: 40 }), (credits) => {
+        const total = credits.reduce((a, c) => a + c.weight, 0);
+        for (const { table, rows } of attributionRollupRows(deltaOf(credits))) {
+          const grains = table.keys.some((c) => c.name === 'grain') ? 2 : 1;
+          expect(rows.reduce((a, r) => a + Number(r.weight), 0)).toBe(total * grains);
+          expect(rows.every((r) => 'landing_page' in r === table.keys.some((c) => c.name === 'landing_page'))).toBe(
+            true,
+          );
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });
