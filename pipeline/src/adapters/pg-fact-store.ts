@@ -21,6 +21,14 @@ export interface StoreSettings {
   dataDrivenWeights?: StoreRules['dataDrivenWeights'];
 }
 
+/** The rules a store's persons are recomputed under, from its settings. */
+export const rulesOf = (s: StoreSettings): StoreRules => ({
+  timezone: s.timezone,
+  lookbackDays: s.lookbackDays,
+  halfLifeDays: s.halfLifeDays,
+  dataDrivenWeights: s.dataDrivenWeights,
+});
+
 /** Conversion rates of the stores to their currency (docs/product.md, Conversions and goals), per store: currency -> rate. */
 export async function loadRates(q: Query, storeIds: readonly string[]): Promise<Map<string, Map<string, number>>> {
   const out = new Map<string, Map<string, number>>(storeIds.map((id) => [id, new Map<string, number>()]));

@@ -19,16 +19,10 @@ import {
   toVariantCosts,
   type VariantCost,
 } from '../domain/facts';
-import {
-  type AddedFacts,
-  type PersonFacts,
-  recomputePerson,
-  type StoreRules,
-  unchangedThrough,
-} from '../domain/recompute-person';
+import { type AddedFacts, type PersonFacts, recomputePerson, unchangedThrough } from '../domain/recompute-person';
 import type { MaintainViews, NewFacts } from './pg-batch-writer';
 import { identityEventCandidates, type IdentityEventEnqueuer } from './identity-event-queue';
-import type { StoreSettings } from './pg-fact-store';
+import { rulesOf, type StoreSettings } from './pg-fact-store';
 import { insertEventFacts, upsertOrderFacts, upsertVariantCosts } from './pg-derived-facts';
 import { IdentityLocksExhaustedError, recordIdentity, updateIdentity } from './pg-identity';
 import { loadPersonFacts } from './pg-person-facts';
@@ -227,12 +221,7 @@ interface StoreStep {
 async function maintainPersons(ctx: StoreStep, batch: StoreBatch, affected: AffectedPersons): Promise<void> {
   const { q, hooks, lap, rollups } = ctx;
   const storeId = batch.store.storeId;
-  const rules: StoreRules = {
-    timezone: batch.store.timezone,
-    lookbackDays: batch.store.lookbackDays,
-    halfLifeDays: batch.store.halfLifeDays,
-    dataDrivenWeights: batch.store.dataDrivenWeights,
-  };
+  const rules = rulesOf(batch.store);
   const personIds = [...affected.persons].sort();
   const replaced = [...personIds, ...affected.mergedAway];
   const loaded = await loadPersonFacts(q, storeId, personIds);

@@ -209,6 +209,18 @@ export interface OwnedRow<R> {
   row: R;
 }
 
+/** What a product row adds to product_daily, in its column order. */
+const productSums = (r: ProductRow): number[] => [
+  r.views,
+  r.addToCart,
+  r.checkouts,
+  r.purchases,
+  r.units,
+  r.revenueMicros,
+  r.cogsMicros,
+  r.newCustomerPurchases,
+];
+
 /**
  * A row's cells with its person: equal signatures, equal stored rows. Written out per part, as the batch signs every
  * stored and fresh row of its persons, and a walk over the table's columns by name costs more per row.
@@ -230,20 +242,7 @@ const SIGNATURES: { [P in ContributionPart]: (personId: string, r: RowOfPart<P>)
       r.level,
       r.eventCounts,
     ]),
-  products: (p, r) =>
-    JSON.stringify([
-      p,
-      r.day,
-      r.productId,
-      r.views,
-      r.addToCart,
-      r.checkouts,
-      r.purchases,
-      r.units,
-      r.revenueMicros,
-      r.cogsMicros,
-      r.newCustomerPurchases,
-    ]),
+  products: (p, r) => JSON.stringify([p, r.day, r.productId, ...productSums(r)]),
   credits: (p, r) =>
     JSON.stringify([
       p,
@@ -337,21 +336,7 @@ export function accumulatePart<P extends ContributionPart>(
   } else if (part === 'products') {
     const productDaily = into.keyed.get('product_daily')!;
     for (const r of rows as Iterable<ProductRow>)
-      addValues(
-        productDaily,
-        PRODUCT_DAILY_KEY.of(r),
-        [
-          r.views,
-          r.addToCart,
-          r.checkouts,
-          r.purchases,
-          r.units,
-          r.revenueMicros,
-          r.cogsMicros,
-          r.newCustomerPurchases,
-        ],
-        sign,
-      );
+      addValues(productDaily, PRODUCT_DAILY_KEY.of(r), productSums(r), sign);
   } else {
     const productCredits = into.keyed.get('product_credits_daily')!;
     for (const r of rows as Iterable<ProductCreditRow>)

@@ -6,8 +6,7 @@
  */
 import type { Db, TransactionOptions } from '../../../../storage/db';
 import { VIEW_TABLES } from '../../../../storage/schema';
-import { loadStores } from '../../adapters/pg-fact-store';
-import type { StoreRules } from '../../domain/recompute-person';
+import { loadStores, rulesOf } from '../../adapters/pg-fact-store';
 import { compareAnalytics } from './analytics';
 import { compareConversions } from './conversions';
 import { reconcileIdentity, recentPersons } from './identity';
@@ -44,12 +43,7 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
       const [store] = await loadStores(q, [storeId]).then((m) => [...m.values()]);
       if (!store) throw new Error(`no store with id ${storeId}`);
       // The stored settings and data-driven fits: reconciliation holds under the weights stored.
-      const rules: StoreRules = {
-        timezone: store.timezone,
-        lookbackDays: store.lookbackDays,
-        halfLifeDays: store.halfLifeDays,
-        dataDrivenWeights: store.dataDrivenWeights,
-      };
+      const rules = rulesOf(store);
       const identity = await reconcileIdentity(q, storeId, report);
       const scoped = Boolean(opts.recentOnly && opts.from && !opts.repair);
       const personIds = scoped

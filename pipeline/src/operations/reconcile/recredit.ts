@@ -9,11 +9,11 @@ import type { Db, Query } from '../../../../storage/db';
 import { VIEW_TABLES } from '../../../../storage/schema';
 import { applyAnalyticsDelta, planAnalytics, writeAnalyticsRows } from '../../adapters/pg-analytics';
 import { loadStoredConversions, writeConversions } from '../../adapters/pg-conversions';
-import { loadStores } from '../../adapters/pg-fact-store';
+import { loadStores, rulesOf } from '../../adapters/pg-fact-store';
 import { loadPersonFacts } from '../../adapters/pg-person-facts';
 import { applyAdRollupDelta, applyAttributionDelta } from '../../adapters/pg-rollups';
 import { addSums } from '../../domain/credit-sums';
-import { type PersonView, recomputePerson, type StoreRules } from '../../domain/recompute-person';
+import { type PersonView, recomputePerson } from '../../domain/recompute-person';
 import { type AdRollupSums, mergeAdDeltas } from '../../domain/rollups/ad';
 import { contributionsOf, emptyDelta } from '../../domain/rollups/analytics';
 import type { RollupDelta } from '../../domain/rollups/attribution';
@@ -40,12 +40,7 @@ export async function recreditStore(db: Db, storeId: string, opts: RecreditOptio
     await opts.before?.(q);
     const store = (await loadStores(q, [storeId])).get(storeId);
     if (!store) throw new Error(`no store with id ${storeId}`);
-    const rules: StoreRules = {
-      timezone: store.timezone,
-      lookbackDays: store.lookbackDays,
-      halfLifeDays: store.halfLifeDays,
-      dataDrivenWeights: store.dataDrivenWeights,
-    };
+    const rules = rulesOf(store);
     const persons = await q<{ person_id: string }>(
       'recredit.persons',
       'select distinct person_id from conversions where store_id = $1 order by 1',
