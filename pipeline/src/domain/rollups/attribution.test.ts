@@ -2,12 +2,16 @@ import fc from 'fast-check';
 import { RULE_BASED_MODELS } from '../../../../contracts/src/attribution';
 import { addToCart, DAY, ms, page, pageView, personFacts, UNIT } from '../../../../test/support/fact-builders';
 import { type ConversionView, type Credit, recomputePerson } from '../recompute-person';
+import { PERIOD_GRAINS, type PeriodGrain, periodStart } from '../../../../contracts/src/rollup-periods';
 import {
   accumulateCredits,
   attributionRollupRows,
+  byPeriod,
   type CreditRow,
   creditRowsOf,
+  ROLLUP_KEY,
   type RollupDelta,
+  withoutLandingPage,
 } from './attribution';
 
 /** The dimensions a credit row is grouped by, as one string. */
@@ -188,26 +192,105 @@ describe('attributionRollupRows', () => {
     expect(bySourcePeriods).toHaveLength(2);
   });
 
-  it('sums to the credits in every table, and names no landing page where the table has none', () => {
+  it('sums to the credits in every table and period grain, and names no landing page where the table has none', () => {
     const creditRowArb = fc
-      .tuple(
-        fc.constantFrom('2026-02-27', '2026-03-01', '2026-03-02', '2026-03-31'),
-        fc.constantFrom('/', '/a', '/b'),
-        fc.integer({ min: -1_000_000, max: 1_000_000 }),
-      )
-      .map(([day, lp, w]) => credit(day, lp, w));
+      .record({
+        // Across a week boundary (Sunday 1 / Monday 2 March) and a month boundary (Friday 27 February / 1 March).
+        day: fc.constantFrom('2026-02-27', '2026-03-01', '2026-03-02', '2026-03-31'),
+        landingPage: fc.constantFrom('/', '/a', '/b'),
+        model: fc.constantFrom(...RULE_BASED_MODELS),
+        source: fc.constantFrom('google', 'bing'),
+        weight: fc.integer({ min: -1_000_000, max: 1_000_000 }),
+        newWeight: fc.integer({ min: -1_000_000, max: 1_000_000 }),
+        valueMicros: fc.integer({ min: -1e9, max: 1e9 }),
+        cogsMicros: fc.integer({ min: -1e9, max: 1e9 }),
+        sign: fc.constantFrom(1 as const, -1 as const),
+      })
+      .map(({ day, landingPage, sign, ...rest }) => ({ ...credit(day, landingPage, 0), ...rest, sign }));
+    const COLUMNS = ['weight', 'new_weight', 'value_micros', 'cogs_micros'];
+    const totals = (rows: ReadonlyArray<Record<string, unknown>>) =>
+      COLUMNS.map((c) => rows.reduce((a, r) => a + Number(r[c]), 0));
     fc.assert(
-      fc.property(fc.array(creditRowArb, { maxLength: 40 }), (credits) => {
-        const total = credits.reduce((a, c) => a + c.weight, 0);
-        for (const { table, rows } of attributionRollupRows(deltaOf(credits))) {
-          const grains = table.keys.some((c) => c.name === 'grain') ? 2 : 1;
-          expect(rows.reduce((a, r) => a + Number(r.weight), 0)).toBe(total * grains);
-          expect(rows.every((r) => 'landing_page' in r === table.keys.some((c) => c.name === 'landing_page'))).toBe(
-            true,
-          );
+      fc.property(fc.array(creditRowArb, { maxLength: 40 }), (signed) => {
+        const delta = new Map<string, RollupDelta>();
+        for (const c of signed) accumulateCredits(delta, [c], c.sign);
+        const expected = COLUMNS.map((_, i) =>
+          signed.reduce((a, c) => a + c.sign * [c.weight, c.newWeight, c.valueMicros, c.cogsMicros][i]!, 0),
+        );
+        for (const { table, rows } of attributionRollupRows(delta)) {
+          const hasPage = table.keys.some((c) => c.name === 'landing_page');
+          expect(table.table.includes('by_source')).toBe(!hasPage);
+          if (table.keys.some((c) => c.name === 'grain')) {
+            for (const grain of PERIOD_GRAINS) expect(totals(rows.filter((r) => r.grain === grain))).toEqual(expected);
+            // A period row's day is its period's first: a Monday, or the 1st of a month.
+            for (const r of rows) expect(r.day).toBe(periodStart(r.grain as PeriodGrain, String(r.day)));
+          } else expect(totals(rows)).toEqual(expected);
+          // Every row has exactly the table's columns: the by-source tables never a landing page.
+          for (const r of rows)
+            expect(Object.keys(r).sort()).toEqual([...table.keys, ...table.values].map((c) => c.name).sort());
+          expect(rows.every((r) => 'landing_page' in r === hasPage)).toBe(true);
+          // One row per group: the landing page dropped, its groups summed into one.
+          expect(new Set(rows.map((r) => table.keys.map((c) => r[c.name]).join('|'))).size).toBe(rows.length);
         }
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('withoutLandingPage and byPeriod', () => {
+  const delta = (entries: Array<[string, string, number]>): Map<string, RollupDelta> =>
+    new Map(
+      entries.map(([day, landingPage, weight]) => [
+        ROLLUP_KEY.of({
+          day,
+          goal: 'purchase',
+          model: 'first',
+          channel: 'direct',
+          source: '',
+          medium: '',
+          campaign: '',
+          landingPage,
+          platform: '',
+        }),
+        { weight, newWeight: weight, valueMicros: 10 * weight, cogsMicros: 0 },
+      ]),
+    );
+  const sumsOf = (m: Map<string, RollupDelta>) =>
+    [...m].map(([k, d]) => [ROLLUP_KEY.get(k, 'day'), ROLLUP_KEY.get(k, 'landingPage'), d.weight, d.valueMicros]);
+
+  it('sums the landing pages of a day into one group with the page ""', () => {
+    // 3 + 4 on the 2nd ('/a' and '/b'), 5 on the 3rd.
+    const out = withoutLandingPage(
+      delta([
+        ['2026-03-02', '/a', 3],
+        ['2026-03-02', '/b', 4],
+        ['2026-03-03', '/a', 5],
+      ]),
+    );
+    expect(sumsOf(out)).toEqual([
+      ['2026-03-02', '', 7, 70],
+      ['2026-03-03', '', 5, 50],
+    ]);
+  });
+
+  it('moves each day to the first of its week (a Monday) or month, summing the days of one period', () => {
+    // Friday 27 Feb and Sunday 1 Mar: week of Monday 23 Feb, different months. Monday 2 and Tuesday 31 Mar:
+    // weeks of 2 and 30 March, month of March with Sunday 1 March.
+    const d = delta([
+      ['2026-02-27', '/', 1],
+      ['2026-03-01', '/', 2],
+      ['2026-03-02', '/', 4],
+      ['2026-03-31', '/', 8],
+    ]);
+    expect(sumsOf(byPeriod(d, 'week'))).toEqual([
+      ['2026-02-23', '/', 1 + 2, 30],
+      ['2026-03-02', '/', 4, 40],
+      ['2026-03-30', '/', 8, 80],
+    ]);
+    expect(sumsOf(byPeriod(d, 'month'))).toEqual([
+      ['2026-02-01', '/', 1, 10],
+      ['2026-03-01', '/', 2 + 4 + 8, 140],
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import type { ConversionView, PersonView } from '../recompute-person';
 import { CONVERSION_KEY } from './attribution';
 import { planConversions, type StoredConversions, storedUnder } from './conversions';
@@ -46,10 +47,88 @@ describe('planConversions', () => {
     expect(plan.gone.sort()).toEqual([k('changed'), k('gone'), k('kept')].sort());
   });
 
-  it('retracts nothing into a cleared store', () => {
-    const plan = planConversions(new Map(), [view('p1', [conversion('a'), conversion('b')])], digests([]), true);
-    expect(plan.fresh).toHaveLength(2);
-    expect(plan.retract).toEqual([]);
+  it('does not even digest the conversions a view vouches for as unchanged', () => {
+    const kept = conversion('kept');
+    const digested: string[] = [];
+    planConversions(stored, [view('p1', [conversion('same'), kept], [kept])], (c, personId) => {
+      digested.push(c.key);
+      return digests([])(c, personId);
+    });
+    expect(digested).toEqual(['same']);
+  });
+
+  it('retracts nothing into a cleared store, though it still names the gone conversions', () => {
+    const plan = planConversions(new Map(), [view('p1', [conversion('a'), conversion('b')])], digests([]));
+    expect(plan.retract.sort()).toEqual([k('a'), k('b')].sort());
+    const cleared = planConversions(new Map(), [view('p1', [conversion('a'), conversion('b')])], digests([]), true);
+    expect(cleared.fresh).toHaveLength(2);
+    expect(cleared.retract).toEqual([]);
+    // Over the stored conversions above: "changed" rewritten, "gone" gone, neither retracted.
+    const over = planConversions(
+      stored,
+      [view('p1', [conversion('same'), conversion('changed')])],
+      digests(['changed']),
+      true,
+    );
+    expect(over.fresh.map((f) => f.view.key)).toEqual(['changed']);
+    expect(over.gone.sort()).toEqual([k('gone'), k('kept')].sort());
+    expect(over.retract).toEqual([]);
+  });
+
+  it('retracts exactly the gone and the rewritten, each once, and keeps every conversion a view holds', () => {
+    const key = fc.constantFrom('o1', 'o2', 'o3', 'o4', 'o5');
+    const storedArb = fc.dictionary(
+      key,
+      fc.record({ digest: fc.constantFrom('v1', 'v2'), personId: fc.constantFrom('p1', 'p2') }),
+    );
+    const viewArb = fc.record({
+      personId: fc.constantFrom('p1', 'p2'),
+      conversions: fc.uniqueArray(fc.tuple(key, fc.constantFrom('v1', 'v2'), fc.boolean()), { selector: ([k]) => k }),
+    });
+    fc.assert(
+      fc.property(storedArb, fc.array(viewArb, { maxLength: 2 }), (storedByKey, viewSpecs) => {
+        // A conversion belongs to one person: the first view that holds it.
+        const seen = new Set<string>();
+        const digestOf = new Map<ConversionView, string>();
+        const views = viewSpecs.map((v) => {
+          const own = v.conversions.filter(([key]) => {
+            if (seen.has(key)) return false;
+            seen.add(key);
+            return true;
+          });
+          const cs = own.map(([key, digest]) => {
+            const c = conversion(key);
+            digestOf.set(c, `${v.personId}/${digest}`);
+            return c;
+          });
+          return view(
+            v.personId,
+            cs,
+            cs.filter((_, i) => own[i]![2]),
+          );
+        });
+        const storedMap: StoredConversions = new Map(
+          Object.entries(storedByKey).map(([key, s]) => [
+            k(key),
+            { digest: `${s.personId}/${s.digest}`, personId: s.personId },
+          ]),
+        );
+        const plan = planConversions(storedMap, views, (c) => digestOf.get(c)!);
+        const held = new Set([...seen].map(k));
+        const unchanged = new Set(views.flatMap((v) => [...v.unchanged]));
+        // Gone: stored, held by no view.
+        expect(plan.gone.sort()).toEqual([...storedMap.keys()].filter((x) => !held.has(x)).sort());
+        // Fresh: held, not vouched for, and not stored with the same digest.
+        const expectedFresh = views.flatMap((v) =>
+          v.conversions.filter((c) => !unchanged.has(c) && storedMap.get(k(c.key))?.digest !== digestOf.get(c)),
+        );
+        expect(plan.fresh.map((f) => f.view)).toEqual(expectedFresh);
+        // Retract: the gone and the fresh, once each.
+        expect(plan.retract.sort()).toEqual([...plan.gone, ...expectedFresh.map((c) => k(c.key))].sort());
+        expect(new Set(plan.retract).size).toBe(plan.retract.length);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -36,10 +36,48 @@ describe('diffSessions', () => {
     expect(deleted.map((r) => SESSION_KEY.of(r)).sort()).toEqual(
       [SESSION_KEY.ofParts(['a', 2]), SESSION_KEY.ofParts(['b', 1])].sort(),
     );
+    // The changed row goes as it was stored (google), and comes back as recomputed (bing).
+    expect(deleted.map((r) => [r.client_id, r.started_at, r.source])).toEqual([
+      ['a', 2, 'google'],
+      ['b', 1, 'google'],
+    ]);
     expect(inserted.map((r) => [r.client_id, r.started_at, r.source])).toEqual([
       ['a', 2, 'bing'],
       ['b', 5, 'google'],
     ]);
+  });
+
+  it('stores every field of a session under its column name', () => {
+    const s = session('a', 1);
+    expect(storedSessionOf(s)).toEqual({
+      client_id: 'a',
+      started_at: 1,
+      landing_event_id: 'a-1',
+      origin: 'utm',
+      channel: 'paid_search',
+      source: 'google',
+      medium: 'cpc',
+      campaign: 'brand',
+      landing_page: '/',
+      platform: 'google',
+      content: '',
+      term: '',
+      link_code: '',
+      click_id_param: '',
+      campaign_id: '',
+      ad_set_id: '',
+      ad_id: '',
+    });
+    // A change in any one stored field, the touchpoint's or the session's own, makes the row differ.
+    const stored = [storedSessionOf(s)];
+    const touchFields = Object.keys(s.touch) as Array<keyof Session['touch']>;
+    for (const f of touchFields) {
+      const changed = { ...s, touch: { ...s.touch, [f]: `${String(s.touch[f])}x` } };
+      expect([f, diffSessions(stored, [changed]).inserted.length]).toEqual([f, 1]);
+    }
+    expect(diffSessions(stored, [{ ...s, landingEventId: 'other' }]).deleted).toEqual(stored);
+    // utm_id is not stored (it is read as the campaign id): a change in it alone leaves the row alone.
+    expect(diffSessions(stored, [{ ...s, touch: { ...s.touch, utmId: '42' } }])).toEqual({ deleted: [], inserted: [] });
   });
 
   it('applied to the stored rows, gives exactly the fresh sessions; against itself, nothing', () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import type { AdSpendFact } from '../facts';
 import { AD_SPEND_DAILY, SPEND_KEY, spendDeltaOf, spendRows } from './spend';
 
@@ -56,5 +57,54 @@ describe('spendDeltaOf', () => {
       [...AD_SPEND_DAILY.keys, ...AD_SPEND_DAILY.values].map((c) => c.name).sort(),
     );
     expect(rows[0]).toMatchObject({ day: '2026-03-01', campaign: 'brand', spend_micros: 1, clicks: 0 });
+  });
+
+  it('sums the rows in less the rows they replace, by day, platform and touchpoint', () => {
+    const factArb = fc
+      .record({
+        day: fc.constantFrom('2026-03-01', '2026-03-02'),
+        campaign: fc.constantFrom('brand', 'generic'),
+        // Ad ids and accounts are not in the rollup's key: rows of two ads of one campaign share a group.
+        adId: fc.constantFrom('3', '4'),
+        spendMicros: fc.integer({ min: 0, max: 1e9 }),
+        impressions: fc.nat({ max: 10_000 }),
+        clicks: fc.nat({ max: 1000 }),
+        convValueMicros: fc.integer({ min: 0, max: 1e9 }),
+      })
+      .map(row);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(factArb, fc.option(factArb)), { maxLength: 20 }), (pairs) => {
+        const delta = spendDeltaOf(pairs.map(([fact, previous]) => ({ fact, previous })));
+        // Summed apart by day and campaign, the key fields that vary here (the ad is not in the key).
+        const expected = new Map<string, number[]>();
+        const add = (f: AdSpendFact, sign: number) => {
+          const k = `${f.day}|${f.campaign}`;
+          const cur = expected.get(k) ?? [0, 0, 0, 0];
+          const values = [f.spendMicros, f.impressions, f.clicks, f.convValueMicros];
+          expected.set(
+            k,
+            cur.map((v, i) => v + sign * values[i]!),
+          );
+        };
+        for (const [fact, previous] of pairs) {
+          add(fact, 1);
+          if (previous) add(previous, -1);
+        }
+        const byDayAndCampaign = [...delta].map(([k, v]): [string, number[]] => [
+          `${SPEND_KEY.get(k, 'day')}|${SPEND_KEY.get(k, 'campaign')}`,
+          v,
+        ]);
+        expect(new Map(byDayAndCampaign)).toEqual(expected);
+        expect(delta.size).toBe(expected.size);
+        // The rows are the non-zero groups, each group's sums under its column names.
+        const rows = spendRows(delta);
+        const nonZero = [...delta].filter(([, v]) => v.some((x) => x !== 0));
+        expect(rows).toHaveLength(nonZero.length);
+        for (const r of rows) {
+          const sums = delta.get(SPEND_KEY.ofColumns(r))!;
+          expect([r.spend_micros, r.impressions, r.clicks, r.conv_value_micros]).toEqual(sums);
+        }
+      }),
+    );
   });
 });
