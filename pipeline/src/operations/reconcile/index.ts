@@ -5,7 +5,6 @@
  * phase: identity, sessions, conversions, the credit rollups, spend, analytics; the repair rebuilds them all.
  */
 import type { Db, TransactionOptions } from '../../../../storage/db';
-import { VIEW_TABLES } from '../../../../storage/schema';
 import { loadStores, rulesOf } from '../../adapters/pg-fact-store';
 import { compareAnalytics } from './analytics';
 import { compareConversions } from './conversions';
@@ -15,7 +14,7 @@ import { repairViews } from './repair';
 import { compareAdRollup, compareAttributionRollups } from './rollups';
 import { compareSessions } from './sessions';
 import { compareSpend } from './spend';
-import type { DriftRow, ReconcileOptions, ReconcileResult } from './types';
+import { type DriftRow, lockViews, type ReconcileOptions, type ReconcileResult } from './types';
 
 export type { DriftRow, ReconcileOptions, ReconcileResult } from './types';
 
@@ -37,7 +36,7 @@ export async function reconcileStore(db: Db, storeId: string, opts: ReconcileOpt
     'reconcile',
     async (q) => {
       if (opts.repair) {
-        await q('reconcile.lock', `lock table ${VIEW_TABLES.join(', ')} in exclusive mode`);
+        await lockViews(q, 'reconcile.lock');
         await opts.beforeRepair?.(q);
       }
       const [store] = await loadStores(q, [storeId]).then((m) => [...m.values()]);

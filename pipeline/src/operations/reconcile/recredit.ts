@@ -6,7 +6,6 @@
  * locks, like the repair, so that no batch interleaves; the reconciliation then finds no drift.
  */
 import type { Db, Query } from '../../../../storage/db';
-import { VIEW_TABLES } from '../../../../storage/schema';
 import { applyAnalyticsDelta, planAnalytics, writeAnalyticsRows } from '../../adapters/pg-analytics';
 import { loadStoredConversions, writeConversions } from '../../adapters/pg-conversions';
 import { loadStores, rulesOf } from '../../adapters/pg-fact-store';
@@ -16,6 +15,7 @@ import { addSums } from '../../domain/credit-sums';
 import { type PersonView, recomputePerson } from '../../domain/recompute-person';
 import { type AdRollupSums, mergeAdDeltas } from '../../domain/rollups/ad';
 import { contributionsOf, emptyDelta } from '../../domain/rollups/analytics';
+import { lockViews } from './types';
 import type { RollupDelta } from '../../domain/rollups/attribution';
 
 export interface RecreditOptions {
@@ -36,7 +36,7 @@ export interface RecreditResult {
 export async function recreditStore(db: Db, storeId: string, opts: RecreditOptions = {}): Promise<RecreditResult> {
   const chunk = opts.chunk ?? 500;
   return db.transaction('recredit', async (q) => {
-    await q('recredit.lock', `lock table ${VIEW_TABLES.join(', ')} in exclusive mode`);
+    await lockViews(q, 'recredit.lock');
     await opts.before?.(q);
     const store = (await loadStores(q, [storeId])).get(storeId);
     if (!store) throw new Error(`no store with id ${storeId}`);

@@ -24,12 +24,17 @@ import { DAY_FILTER, type DayRange, dayParams, inDayRange, type ReportDrift } fr
 /** A table's columns as selected by name. */
 const columnsOf = (t: RollupTable): string => [...t.keys, ...t.values].map((c) => selectedAs(c)).join(', ');
 
-/** The same sums as value lists, keyed by `keyOf` from each key's parts (the table's own key order). */
+/**
+ * The same sums as value lists, keyed by the table's key: the delta's own keys when they are in the table's key
+ * order already (`ROLLUP_KEY` for attribution_daily, `AD_ROLLUP_KEY` for attribution_by_ad), else rebuilt from
+ * `partsOf` each key.
+ */
 function asValues(
   delta: ReadonlyMap<string, CreditSums>,
-  partsOf: (key: string) => string[],
   t: RollupTable,
+  partsOf?: (key: string) => string[],
 ): Map<string, number[]> {
+  if (!partsOf) return new Map([...delta].map(([k, d]) => [k, creditSumValues(d)]));
   const key = keyOfTable(t);
   return new Map([...delta].map(([k, d]) => [key.ofParts(partsOf(k)), creditSumValues(d)]));
 }
@@ -63,7 +68,7 @@ export async function compareAttributionRollups(
       `select ${columnsOf(t)} from ${t.table} where store_id = $1 and ${DAY_FILTER}`,
       params,
     );
-  const daily = asValues(expected, (k) => ROLLUP_KEY.parts(k), ATTRIBUTION_DAILY);
+  const daily = asValues(expected, ATTRIBUTION_DAILY);
   const bySource = withoutLandingPage(expected);
   compareRollup(
     {
@@ -79,7 +84,7 @@ export async function compareAttributionRollups(
     {
       view: 'attribution_by_source',
       table: ATTRIBUTION_BY_SOURCE,
-      expected: asValues(bySource, (k) => ROLLUP_KEY.parts(k, 'landingPage'), ATTRIBUTION_BY_SOURCE),
+      expected: asValues(bySource, ATTRIBUTION_BY_SOURCE, (k) => ROLLUP_KEY.parts(k, 'landingPage')),
       rows: await read(ATTRIBUTION_BY_SOURCE),
       inScope: dayIn(ATTRIBUTION_BY_SOURCE, range),
     },
@@ -96,11 +101,10 @@ export async function compareAttributionRollups(
   ] as const) {
     const periods = new Map<string, number[]>();
     for (const grain of PERIOD_GRAINS)
-      for (const [k, v] of asValues(
-        byPeriod(byDay, grain),
-        (k) => [grain, ...ROLLUP_KEY.parts(k, withPage ? undefined : 'landingPage')],
-        table,
-      ))
+      for (const [k, v] of asValues(byPeriod(byDay, grain), table, (k) => [
+        grain,
+        ...ROLLUP_KEY.parts(k, withPage ? undefined : 'landingPage'),
+      ]))
         periods.set(k, v);
     const key = keyOfTable(table);
     compareRollup(
@@ -136,7 +140,7 @@ export async function compareAdRollup(
 ): Promise<void> {
   const t = ATTRIBUTION_BY_AD;
   const params = dayParams(storeId, range);
-  const want = asValues(expected, (k) => keyOfTable(t).parts(k), t);
+  const want = asValues(expected, t);
   const sources = [
     [
       'attribution_by_ad',

@@ -1,6 +1,7 @@
 /** The spend phase: `ad_spend_daily` against the ad spend rows summed in SQL, and its repair. */
 import type { Query } from '../../../../storage/db';
 import { AD_SPEND_DAILY } from '../../domain/rollups/spend';
+import { fieldOfColumn } from '../../domain/rollups/table';
 import { DAY_FILTER, type DayRange, dayParams, type ReportDrift } from './types';
 
 const DIMS = AD_SPEND_DAILY.keys.map((c) => c.name);
@@ -12,7 +13,7 @@ const summedSpend = (where: string) =>
    from ad_spend where store_id = $1 ${where} group by ${DIMS.join(', ')} ${nonZero}`;
 
 const sumsJson = (alias: string) =>
-  `jsonb_build_object(${SUMS.map((v) => `'${v.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())}', ${alias}.${v}`).join(', ')})`;
+  `jsonb_build_object(${SUMS.map((v) => `'${fieldOfColumn(v)}', ${alias}.${v}`).join(', ')})`;
 
 export async function compareSpend(q: Query, storeId: string, range: DayRange, report: ReportDrift): Promise<void> {
   const rows = await q<{ key: string; expected: unknown; actual: unknown }>(

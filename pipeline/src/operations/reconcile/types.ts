@@ -1,5 +1,6 @@
 /** What a reconciliation is asked and what it answers (docs/product.md, Attribution invariant). */
 import type { Query } from '../../../../storage/db';
+import { VIEW_TABLES } from '../../../../storage/schema';
 import type { AnalyticsRollup } from '../../domain/rollups/analytics';
 
 export interface DriftRow {
@@ -65,3 +66,8 @@ export const inDayRange = (day: string, r: DayRange): boolean => (!r.from || day
 /** The SQL filter of the compared days, on parameters $2 (from) and $3 (to). */
 export const DAY_FILTER = `($2::date is null or day >= $2::date) and ($3::date is null or day < $3::date)`;
 export const dayParams = (storeId: string, r: DayRange): unknown[] => [storeId, r.from ?? null, r.to ?? null];
+
+/** Takes the views' write locks for the rest of the transaction: no batch interleaves with a repair or a re-credit. */
+export async function lockViews(q: Query, tag: string): Promise<void> {
+  await q(tag, `lock table ${VIEW_TABLES.join(', ')} in exclusive mode`);
+}
