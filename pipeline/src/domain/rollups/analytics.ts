@@ -221,44 +221,13 @@ const productSums = (r: ProductRow): number[] => [
   r.newCustomerPurchases,
 ];
 
-/**
- * A row's cells with its person: equal signatures, equal stored rows. Written out per part, as the batch signs every
- * stored and fresh row of its persons, and a walk over the table's columns by name costs more per row.
- */
-const SIGNATURES: { [P in ContributionPart]: (personId: string, r: RowOfPart<P>) => string } = {
-  web: (p, r) =>
-    JSON.stringify([
-      p,
-      r.day,
-      r.channel,
-      r.source,
-      r.medium,
-      r.campaign,
-      r.landing_page,
-      r.sessions,
-      r.events,
-      r.engagedSessions,
-      r.newUsers,
-      r.level,
-      r.eventCounts,
-    ]),
-  products: (p, r) => JSON.stringify([p, r.day, r.productId, ...productSums(r)]),
-  credits: (p, r) =>
-    JSON.stringify([
-      p,
-      r.day,
-      r.model,
-      r.productId,
-      r.channel,
-      r.source,
-      r.medium,
-      r.campaign,
-      r.landingPage,
-      r.weight,
-      r.valueMicros,
-      r.units,
-    ]),
-};
+/** A row's cells in its table's column order, its person first: equal signatures, equal stored rows. */
+function signatureOf<R>(t: PersonTable<R>, personId: string, row: R): string {
+  const cells: unknown[] = [personId];
+  for (const c of t.keys) cells.push(row[c.field]);
+  for (const c of t.values) cells.push(row[c.field]);
+  return JSON.stringify(cells);
+}
 
 /**
  * The per-person rows that differ between the stored and the fresh contributions: a stored row stays when the
@@ -270,11 +239,12 @@ export function diffPart<P extends ContributionPart>(
   old: Iterable<PersonContribution>,
   fresh: Iterable<PersonContribution>,
 ): { gone: OwnedRow<RowOfPart<P>>[]; added: OwnedRow<RowOfPart<P>>[] } {
-  const signatureOf = SIGNATURES[part];
+  const t = PERSON_TABLES[part] as PersonTable<RowOfPart<P>>;
   const signed = (cs: Iterable<PersonContribution>): Map<string, OwnedRow<RowOfPart<P>>> => {
     const out = new Map<string, OwnedRow<RowOfPart<P>>>();
     for (const c of cs)
-      for (const row of c[part] as RowOfPart<P>[]) out.set(signatureOf(c.personId, row), { personId: c.personId, row });
+      for (const row of c[part] as RowOfPart<P>[])
+        out.set(signatureOf(t, c.personId, row), { personId: c.personId, row });
     return out;
   };
   const oldRows = signed(old);
