@@ -487,21 +487,35 @@ describe('make run on a fresh data directory', () => {
   }, 240_000);
 
   it('two signals in quick succession stop every daemon', async () => {
-    const [port, healthPort, webhookPort] = await Promise.all([freePort(), freePort(), freePort()]);
+    const [port, healthPort, webhookPort, natsPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
+    // Its own broker, as above: on the shared one, make run's stream setup would give every later test file the
+    // one-minute ack wait, and a killed daemon's messages would then wait a minute for redelivery.
+    const natsDir = path.join(testEnv.dataDir, `signals-nats-${natsPort}`);
+    const natsUrl = startNatsOnly(natsDir, natsPort);
     const r = startRun({
       ...process.env,
       ...baseEnv({
+        NATS_URL: natsUrl,
         PORT: String(port),
         PIPELINE_HEALTH_PORT: String(healthPort),
         WEBHOOK_HEALTH_PORT: String(webhookPort),
         LOG_LEVEL: 'warn',
       }),
     });
-    const healthUrls = [port, healthPort, webhookPort].map((p) => `http://127.0.0.1:${p}/healthz`);
-    await allAnswer200(healthUrls, r, 60_000);
-    process.kill(r.child.pid!, 'SIGTERM');
-    process.kill(r.child.pid!, 'SIGTERM');
-    await r.exited;
-    expect(await Promise.all(healthUrls.map(answers))).toEqual([0, 0, 0]);
+    try {
+      const healthUrls = [port, healthPort, webhookPort].map((p) => `http://127.0.0.1:${p}/healthz`);
+      await allAnswer200(healthUrls, r, 60_000);
+      process.kill(r.child.pid!, 'SIGTERM');
+      process.kill(r.child.pid!, 'SIGTERM');
+      await r.exited;
+      expect(await Promise.all(healthUrls.map(answers))).toEqual([0, 0, 0]);
+    } finally {
+      stopLocalServices(natsDir);
+    }
   });
 });

@@ -14,7 +14,7 @@ import type { Db } from '../../storage/db';
 import { setupNats } from '../../infra/nats-setup';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { baseEnv, createTestStore, testDb, type TestStore, waitFor } from '../support/harness';
-import { TEST_PARTITIONS, testEnv } from '../support/env';
+import { TEST_ACK_WAIT_MS, TEST_PARTITIONS, testEnv } from '../support/env';
 import { freePort } from '../support/free-port';
 import { pipelineCaughtUp } from '../support/stream';
 import { burnCpu, spawnPipeline, spawnTs, type Child } from '../support/processes';
@@ -55,7 +55,7 @@ beforeAll(async () => {
       try {
         const nc = await connect({ servers: natsUrl.split(',') });
         try {
-          await setupNats(nc, { partitions: TEST_PARTITIONS, replicas: 3, ackWaitMs: 4000 });
+          await setupNats(nc, { partitions: TEST_PARTITIONS, replicas: 3, ackWaitMs: TEST_ACK_WAIT_MS });
           return true;
         } finally {
           await nc.close();

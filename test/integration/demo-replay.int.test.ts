@@ -33,8 +33,8 @@ import {
 } from '../support/harness';
 import { freePort } from '../support/free-port';
 import { spawnPipeline } from '../support/processes';
-import { pipelineCaughtUp } from '../support/stream';
-import { testEnv } from '../support/env';
+import { pipelineAckWaitsMs, pipelineCaughtUp } from '../support/stream';
+import { TEST_ACK_WAIT_MS, testEnv } from '../support/env';
 
 const run = promisify(execFile);
 const ROOT = path.join(__dirname, '..', '..');
@@ -55,6 +55,15 @@ async function caughtUp(): Promise<void> {
   const nc = await connect({ servers: testEnv.natsUrl });
   try {
     await pipelineCaughtUp(nc, undefined, 120_000);
+  } finally {
+    await nc.close();
+  }
+}
+
+async function ackWaits(): Promise<number[]> {
+  const nc = await connect({ servers: testEnv.natsUrl });
+  try {
+    return await pipelineAckWaitsMs(nc);
   } finally {
     await nc.close();
   }
@@ -104,6 +113,9 @@ async function storedEvents(storeId: string): Promise<Record<string, unknown[]>>
 }
 
 it('survives SIGKILL at random points of the demo stream with zero drift', async () => {
+  // A killed daemon's messages come back after the consumers' ack wait: the shared broker's short one, which no
+  // earlier test file may have replaced (make run's stream setup applies the one-minute one of infra/nats).
+  expect(await ackWaits()).toEqual([TEST_ACK_WAIT_MS]);
   const shop: TestStore = await createTestStore(db);
   const demo = plan(4000, 7);
   // Everything is accepted into the stream first; then the daemon works through it while being killed.

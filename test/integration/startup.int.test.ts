@@ -13,7 +13,7 @@ import { sampleEvent } from '../support/samples';
 import type { Db } from '../../storage/db';
 import { setupNats } from '../../infra/nats-setup';
 import { baseEnv, createTestStore, testDb, type TestStore, waitFor } from '../support/harness';
-import { TEST_PARTITIONS, testEnv } from '../support/env';
+import { TEST_ACK_WAIT_MS, TEST_PARTITIONS, testEnv } from '../support/env';
 import { freePort } from '../support/free-port';
 import { startNatsOnly } from '../support/local-services';
 import { spawnPipeline, spawnTs, type Child } from '../support/processes';
@@ -61,7 +61,7 @@ it('daemons started before the broker wait for it (20 s), say why, then work', a
 
     startNatsOnly(natsDir, natsPort);
     const nc = await connect({ servers: env.NATS_URL });
-    await setupNats(nc, { partitions: TEST_PARTITIONS, ackWaitMs: 4000 });
+    await setupNats(nc, { partitions: TEST_PARTITIONS, ackWaitMs: TEST_ACK_WAIT_MS });
     await nc.close();
 
     const statuses = await waitFor(

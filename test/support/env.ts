@@ -5,6 +5,8 @@
 import type { LocalServices } from './local-services';
 
 export const TEST_PARTITIONS = 4;
+/** The pipeline consumers' ack wait on the shared test broker: a killed daemon's messages come back in seconds. */
+export const TEST_ACK_WAIT_MS = 4000;
 
 /** The environment variable through which globalSetup hands every worker's services (a JSON array) to the workers. */
 export const SERVICES_VAR = 'TEST_SERVICES';

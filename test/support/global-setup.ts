@@ -13,7 +13,7 @@ import { buildTracker } from '../../scripts/build-tracker';
 import { buildDashboard } from '../../scripts/build-dashboard';
 import { buildDaemons } from '../../scripts/build-daemons';
 import { type LocalServices, startLocalServices } from './local-services';
-import { SERVICES_VAR, TEST_PARTITIONS } from './env';
+import { SERVICES_VAR, TEST_ACK_WAIT_MS, TEST_PARTITIONS } from './env';
 
 async function startWorkerServices(root: string, worker: number): Promise<LocalServices> {
   const dataDir = path.join(root, `worker-${worker}`);
@@ -21,7 +21,7 @@ async function startWorkerServices(root: string, worker: number): Promise<LocalS
   const services = await startLocalServices(dataDir);
   await migrate(services.databaseUrl);
   const nc = await connect({ servers: services.natsUrl });
-  await setupNats(nc, { partitions: TEST_PARTITIONS, ackWaitMs: 4000 });
+  await setupNats(nc, { partitions: TEST_PARTITIONS, ackWaitMs: TEST_ACK_WAIT_MS });
   await nc.close();
   return services;
 }

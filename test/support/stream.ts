@@ -23,6 +23,17 @@ export async function eventsNotApplied(nc: NatsConnection, partitions: readonly 
   return n;
 }
 
+/** The ack waits of the pipeline's consumers, in ms, one entry per distinct value. */
+export async function pipelineAckWaitsMs(nc: NatsConnection): Promise<number[]> {
+  const jsm = await jetstreamManager(nc);
+  const waits = new Set<number>();
+  for (const p of ALL_PARTITIONS) {
+    const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
+    waits.add(Math.round((info.config.ack_wait ?? 0) / 1e6));
+  }
+  return [...waits];
+}
+
 /**
  * Resolves once the pipeline has applied (committed and acknowledged) every message published to these
  * partitions so far. A consumer that cannot be asked (a cluster electing a leader) counts as not caught up.
