@@ -1,7 +1,7 @@
 /**
  * Scheduled jobs, each a plain function called directly: reconciliation of recent days reports
  * and repairs drift; retention deletes old raw payloads without changing any view; housekeeping prunes old
- * dead letters; the job lock lets one process run a job at a time.
+ * dead letters and expired tombstones; the job lock lets one process run a job at a time.
  */
 import type { Db } from '../../storage/db';
 import { silentLogger } from '../../runtime/logger';
@@ -10,7 +10,7 @@ import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { createBatchWriter } from '../../pipeline/src/adapters/pg-batch-writer';
 import { createViewMaintainer } from '../../pipeline/src/adapters/pg-view-maintainer';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
-import { pruneDeadLetters } from '../../pipeline/src/jobs/housekeeping';
+import { pruneDeadLetters, pruneTombstones } from '../../pipeline/src/jobs/housekeeping';
 import { reconcileRecentDays } from '../../pipeline/src/jobs/reconcile-recent';
 import { pruneRawEvents } from '../../pipeline/src/jobs/retention';
 import { startJobs, withJobLock } from '../../pipeline/src/jobs/scheduler';
@@ -103,6 +103,20 @@ it('retention prunes old raw payloads and leaves every view as it was', async ()
   expect(await db.query('test.left', 'select event_id from raw_events where store_id = $1', [id])).toHaveLength(4);
   expect(await snapshot()).toEqual(before);
   expect((await reconcileStore(db, id)).driftCount).toBe(0);
+});
+
+it('housekeeping expires tombstones of erased persons after their days', async () => {
+  const id = shop.store.store_id;
+  await db.query(
+    'test.tombstones',
+    `insert into erased_identifiers (store_id, digest, erased_at) values
+       ($1, 'old-digest', now() - interval '31 days'), ($1, 'new-digest', now())`,
+    [id],
+  );
+  expect(await pruneTombstones(db, { olderThanDays: 30, now: Date.now() })).toBe(1);
+  expect(await db.query('test.tomb_left', 'select digest from erased_identifiers where store_id = $1', [id])).toEqual([
+    { digest: 'new-digest' },
+  ]);
 });
 
 it('housekeeping prunes old dead letters and old redriven webhook dead letters only', async () => {

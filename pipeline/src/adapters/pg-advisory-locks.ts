@@ -1,18 +1,19 @@
 /**
  * Transaction-level advisory locks on names of one store, taken in sorted order so that concurrent batches
  * cannot deadlock on them, released at commit or rollback: persons (work on one person is serialized across
- * workers, docs/product.md, Operations), identity keys (docs/decisions.md, Identity) and variants whose unit
- * cost changes (docs/decisions.md, Conversions and goals).
+ * workers, docs/product.md, Operations), identity keys (docs/decisions.md, Identity), variants whose unit
+ * cost changes (docs/decisions.md, Conversions and goals) and a store's erasure gate (docs/decisions.md, Privacy).
  */
 import type { Query } from '../../../storage/db';
 
-export type LockSpace = 'person' | 'key' | 'variant';
+export type LockSpace = 'person' | 'key' | 'variant' | 'erasure';
 
 /** The text a lock is hashed from. Persons keep the plain `store:person` form they have always been locked by. */
 const PREFIX: Record<LockSpace, (storeId: string) => string> = {
   person: (storeId) => `${storeId}:`,
   key: (storeId) => `${storeId}:key:`,
   variant: (storeId) => `${storeId}:variant:`,
+  erasure: (storeId) => `${storeId}:erasure:`,
 };
 
 export async function lockNames(

@@ -20,6 +20,7 @@ import {
   type RawEventRow,
   type StoreSettings,
 } from './pg-fact-store';
+import { loadTombstones, recordMessageOwners, screenErased, takeErasureGates } from './pg-erasure-screen';
 
 /** What a batch stored that was new: the input of view maintenance. */
 export interface NewFacts {
@@ -67,6 +68,11 @@ export interface BatchWriterOptions {
    * new the events whose facts are not stored.
    */
   payloadsKept?: boolean;
+  /**
+   * Called after the commit with the stream sequences of the messages dropped because they name an erased person
+   * (docs/operations.md, Privacy): the daemon deletes them from the stream.
+   */
+  onErasedMessages?: (seqs: number[]) => void;
 }
 
 export function createBatchWriter(
@@ -83,8 +89,16 @@ export function createBatchWriter(
       // (docs/decisions.md, Storage).
       await tx('batch.generic_plans', GENERIC_PLANS_SQL);
       const storeIds = [...new Set(items.flatMap((it) => (it.decoded.kind === 'poison' ? [] : [it.decoded.storeId])))];
+      // Before anything is read: an erasure of one of these stores in progress is waited for (docs/decisions.md, Privacy).
+      await takeErasureGates(tx, storeIds);
       const stores = await loadStores(tx, storeIds);
       const rates = await loadRates(tx, storeIds);
+      const { kept, erased } = screenErased(
+        items,
+        await loadTombstones(tx, storeIds),
+        (id) => stores.get(id)?.currency ?? '',
+      );
+      if (erased.length) committed.push(() => options.onErasedMessages?.(erased.map((it) => it.msg.seq)));
 
       const events: RawEventRow[] = [];
       const seenEvents = new Set<string>();
@@ -94,7 +108,7 @@ export function createBatchWriter(
       let inBatchDuplicates = 0;
       const pushCounts: Partial<Record<string, number>> = {};
 
-      for (const item of items) {
+      for (const item of kept) {
         const d = item.decoded;
         if (d.kind === 'poison') {
           dead.push(deadLetterOf(item.msg, d.storeId, d.reason));
@@ -156,6 +170,10 @@ export function createBatchWriter(
         const inserted = await insertRawEvents(tx, events);
         newEvents = events.filter((e) => inserted.has(`${e.storeId}\u0000${e.event.id}`));
       }
+      await recordMessageOwners(
+        tx,
+        kept.filter((it) => it.decoded.kind !== 'poison' && stores.has(it.decoded.storeId)),
+      );
       const changed = await upsertPushes(tx, pushes);
       await insertLinkClicks(tx, clicks);
       await insertDeadLetters(tx, dead);
@@ -177,6 +195,7 @@ export function createBatchWriter(
         stored: newEvents.length,
         duplicates: events.length - newEvents.length + inBatchDuplicates,
         deadLettered: dead.length,
+        erased: erased.length,
         receivedAt: newEvents.map((e) => e.receivedAt),
         pushes: pushCounts,
       };

@@ -50,6 +50,8 @@ const schema = z
     JOB_RECONCILE_REPAIR: z.enum(['true', 'false']).default('true'),
     JOB_RETENTION_CRON: envCron('43 3 * * *'),
     RETENTION_RAW_EVENTS_DAYS: int(0),
+    /** How long the pipeline drops messages of erased persons (docs/operations.md, Privacy); at least the stream's age. */
+    PRIVACY_TOMBSTONE_DAYS: int(30, 1),
     JOB_HOUSEKEEPING_CRON: envCron('51 4 * * *'),
     DEAD_LETTER_RETENTION_DAYS: int(30),
     /** The ad-spend pull (docs/operations.md, Ad spend from the ad platforms); its platform settings below. */
@@ -99,6 +101,7 @@ const schema = z
         rawEventRetentionDays: env.RETENTION_RAW_EVENTS_DAYS,
         housekeepingCron: env.JOB_HOUSEKEEPING_CRON,
         deadLetterRetentionDays: env.DEAD_LETTER_RETENTION_DAYS,
+        tombstoneDays: env.PRIVACY_TOMBSTONE_DAYS,
         spendPullCron: env.JOB_SPEND_PULL_CRON,
         dataDrivenFitCron: env.JOB_DATA_DRIVEN_FIT_CRON,
       },

@@ -21,6 +21,7 @@ import { standardJobs } from './standard-jobs';
 import { createPipelineMetrics, type PipelineMetrics } from './metrics';
 import { watchPlannerCounts } from '../adapters/planner-counts';
 import { STREAM_FACT_TABLES, VIEW_TABLES } from '../../../storage/schema';
+import { deleteStreamMessages } from '../adapters/stream-erasure';
 
 export interface RunningPipeline {
   metrics: PipelineMetrics;
@@ -62,7 +63,13 @@ export async function startPipeline(
   }
 
   const writer = withFaultInjection(
-    createBatchWriter(db, deps.maintainViews(metrics, js)),
+    createBatchWriter(db, deps.maintainViews(metrics, js), {
+      // Messages of erased persons that were still in flight leave the stream too (docs/operations.md, Privacy).
+      onErasedMessages: (seqs) =>
+        void deleteStreamMessages(jsm, seqs).catch((err: unknown) =>
+          logger.warn({ err, messages: seqs.length }, 'messages of erased persons not deleted from the stream'),
+        ),
+    }),
     config.faultKillAfterCommits,
   );
   const source = consumePartitions(js, config.partitions, config.pullMax, (partition, err) =>
@@ -78,6 +85,7 @@ export async function startPipeline(
         metrics.eventsConsumed.inc({ result: 'stored' }, o.stored);
         metrics.eventsConsumed.inc({ result: 'duplicate' }, o.duplicates);
         metrics.eventsConsumed.inc({ result: 'dead_letter' }, o.deadLettered);
+        if (o.erased) metrics.eventsConsumed.inc({ result: 'erased' }, o.erased);
         for (const [kind, n] of Object.entries(o.pushes ?? {})) if (n) metrics.pushesApplied.inc({ kind }, n);
         metrics.batchSize.observe(o.size);
         metrics.flushDuration.observe(r.seconds);

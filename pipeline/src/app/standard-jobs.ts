@@ -4,7 +4,7 @@ import type { Db } from '../../../storage/db';
 import type { Logger } from '../../../runtime/logger';
 import { runSpendPullJob } from '../jobs/ad-spend-job';
 import { fitAllStores } from '../jobs/data-driven-fit';
-import { pruneDeadLetters } from '../jobs/housekeeping';
+import { pruneDeadLetters, pruneTombstones } from '../jobs/housekeeping';
 import { reconcileRecentDays } from '../jobs/reconcile-recent';
 import { pruneRawEvents } from '../jobs/retention';
 import type { Job } from '../jobs/scheduler';
@@ -59,7 +59,10 @@ export function standardJobs(
     {
       name: 'housekeeping',
       cron: config.jobs.housekeepingCron,
-      run: () => pruneDeadLetters(db, { olderThanDays: config.jobs.deadLetterRetentionDays, now: Date.now() }),
+      run: async () => ({
+        ...(await pruneDeadLetters(db, { olderThanDays: config.jobs.deadLetterRetentionDays, now: Date.now() })),
+        tombstones: await pruneTombstones(db, { olderThanDays: config.jobs.tombstoneDays, now: Date.now() }),
+      }),
     },
     ...(nc
       ? [

@@ -18,3 +18,16 @@ export async function pruneDeadLetters(
   );
   return { events: events.length, webhooks: webhooks.length };
 }
+
+/**
+ * Tombstones of erased persons expire (docs/operations.md, Privacy): by then no message published before the
+ * erasure is still on its way, and the stream no longer holds any message of that age.
+ */
+export async function pruneTombstones(db: Db, opts: { olderThanDays: number; now: number }): Promise<number> {
+  if (opts.olderThanDays <= 0) return 0;
+  const cutoff = new Date(opts.now - opts.olderThanDays * 86_400_000).toISOString();
+  const rows = await db.query('jobs.tombstones', 'delete from erased_identifiers where erased_at < $1 returning 1', [
+    cutoff,
+  ]);
+  return rows.length;
+}

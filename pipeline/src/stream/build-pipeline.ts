@@ -21,6 +21,8 @@ export interface BatchOutcome {
   stored: number;
   duplicates: number;
   deadLettered: number;
+  /** Messages dropped because they name an erased person (docs/operations.md, Privacy). */
+  erased?: number;
   /** Per-item receive time (epoch ms) for freshness figures. */
   receivedAt: number[];
   /** Messages other than storefront events applied, by kind (`order`, `ad_spend`, `link_click`, ...). */
