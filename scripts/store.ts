@@ -9,6 +9,7 @@
  *   npm run store -- webhook add|list|enable|disable|remove|rotate-secret|dead-letters|redrive --store <id> ...
  *   npm run store -- connection add shopify|woocommerce|meta|google|tiktok|list|remove --store <id> ...
  *       (scripts/connection-cli.ts, scripts/ad-connection-cli.ts)
+ *   npm run store -- erase|export|delete|privacy ... (scripts/privacy-cli.ts)
  * Secrets are printed once and stored only as SHA-256 digests.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -31,6 +32,7 @@ import {
 import { requireConnection } from './connection-env';
 import { registerWebhookCommands } from './webhook-cli';
 import { registerConnectionCommands } from './connection-cli';
+import { registerPrivacyCommands } from './privacy-cli';
 
 function parseTimezone(value: string): string {
   try {
@@ -183,6 +185,7 @@ export function buildStoreCli(): Command {
 
   registerWebhookCommands(program);
   registerConnectionCommands(program);
+  registerPrivacyCommands(program);
 
   const rates = program
     .command('rates')

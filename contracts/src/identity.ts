@@ -22,3 +22,9 @@ export function browserClientOfOrder(order: ShopOrder): string | null {
   if (!value || value.length > 256 || value.startsWith(ORDER_CLIENT_PREFIX)) return null;
   return value;
 }
+
+/**
+ * The prefixes of the identity keys that name a person from outside (the pipeline's `identityKeysOfEvent` and
+ * `identityKeysOfOrder` write them): what the privacy operations look a person up by.
+ */
+export const IDENTITY_KEY_PREFIX = { email: 'e:', customer: 'c:', order: 'o:' } as const;

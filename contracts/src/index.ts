@@ -7,6 +7,7 @@ export * from './channels';
 export * from './customers';
 export * from './events';
 export * from './mcp';
+export * from './privacy';
 export * from './pushes';
 export * from './reports';
 export * from './identity-events';

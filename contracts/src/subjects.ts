@@ -5,7 +5,7 @@
  * that client), with names `push_<kind>`.
  */
 export const EVENTS_STREAM = 'EVENTS';
-const EVENTS_SUBJECT_PREFIX = 'ev';
+export const EVENTS_SUBJECT_PREFIX = 'ev';
 export const DEFAULT_PARTITIONS = 16;
 
 /** Header carrying the time the API accepted the message (epoch ms), for freshness and latency figures. */

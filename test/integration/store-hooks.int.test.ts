@@ -2,7 +2,7 @@
  * Store platform webhooks (docs/product.md, Store connections) through the real API, pipeline and PostgreSQL:
  * recorded Shopify and WooCommerce payloads (test/fixtures/shopify, test/fixtures/woocommerce) sent byte for
  * byte with signatures over those bytes; redeliveries, tampering, ids above 2^53, attribution without the
- * tracker, refunds and out-of-order deliveries.
+ * tracker, refunds and out-of-order deliveries. Shopify's privacy topics: privacy-hooks.int.test.ts.
  */
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
@@ -413,24 +413,6 @@ describe('Shopify', () => {
       ),
     ).toMatchObject({ value_micros: '210940000', refunded_micros: '209000000' });
     expect(await storedOrders(id)).toBe(1);
-  });
-
-  it('the three privacy topics are verified, recorded and answered 200', async () => {
-    for (const [topic, file] of [
-      ['customers/data_request', 'shopify/customers-data_request.json'],
-      ['customers/redact', 'shopify/customers-redact.json'],
-      ['shop/redact', 'shopify/shop-redact.json'],
-    ] as const) {
-      const res = await sendShopify(topic, fixture(file));
-      expect(res.status).toBe(200);
-      expect(res.body.data).toEqual({ topic, outcome: 'recorded' });
-    }
-    const rows = await db.query<{ topic: string }>(
-      'test.privacy',
-      'select topic from store_hook_deliveries where connection_id = $1 and payload is not null order by topic',
-      [shopify.connection_id],
-    );
-    expect(rows.map((r) => r.topic)).toEqual(['customers/data_request', 'customers/redact', 'shop/redact']);
   });
 
   it('get/connection/source lists the connection with its deliveries', async () => {

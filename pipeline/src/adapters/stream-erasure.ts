@@ -1,9 +1,12 @@
 /**
- * Taking a person's messages out of the JetStream streams (docs/operations.md, Privacy): the EVENTS stream by
- * sequence (the sequences the batch recorded, `message_owners`).
+ * Taking a person's or a store's messages out of the JetStream streams (docs/operations.md, Privacy): the
+ * EVENTS stream by sequence (the sequences the batch recorded, `message_owners`), the WEBHOOKS work queue by
+ * reading the store's queued deliveries, a whole store by purging its subjects.
  */
 import { JetStreamApiCodes, JetStreamApiError, type JetStreamManager } from '@nats-io/jetstream';
-import { EVENTS_STREAM } from '../../../contracts/src/subjects';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { EVENTS_STREAM, EVENTS_SUBJECT_PREFIX } from '../../../contracts/src/subjects';
+import { WEBHOOKS_STREAM } from '../../../contracts/src/webhook-delivery';
 
 /** Deletions in flight at once: each is a request to the server. */
 const DELETES_IN_FLIGHT = 128;
@@ -31,4 +34,51 @@ export async function deleteStreamMessages(
     deleted += done.filter(Boolean).length;
   }
   return deleted;
+}
+
+interface StoredMessageAnswer {
+  message?: { seq: number; subject: string; data?: string };
+  error?: { code: number; description?: string };
+}
+
+/**
+ * The messages of `filter` in `stream` whose bytes contain one of `needles`, read one after the other by the
+ * server's per-subject lookup (a work queue takes no second consumer beside its worker's): sequences to delete.
+ */
+export async function messagesContaining(
+  nc: NatsConnection,
+  stream: string,
+  filter: string,
+  needles: readonly string[],
+): Promise<number[]> {
+  const wanted = needles.filter((n) => n.length > 0).map((n) => Buffer.from(n, 'utf8'));
+  if (wanted.length === 0) return [];
+  const found: number[] = [];
+  for (let seq = 1; ;) {
+    const answer = (
+      await nc.request(`$JS.API.STREAM.MSG.GET.${stream}`, JSON.stringify({ next_by_subj: filter, seq }))
+    ).json<StoredMessageAnswer>();
+    if (!answer.message) return found;
+    const data = Buffer.from(answer.message.data ?? '', 'base64');
+    if (wanted.some((n) => data.includes(n))) found.push(answer.message.seq);
+    seq = answer.message.seq + 1;
+  }
+}
+
+/** Deletes the store's queued identity-event deliveries that name the person; returns how many. */
+export async function eraseQueuedDeliveries(
+  nc: NatsConnection,
+  jsm: JetStreamManager,
+  storeId: string,
+  needles: readonly string[],
+): Promise<number> {
+  const seqs = await messagesContaining(nc, WEBHOOKS_STREAM, `wh.${storeId}.>`, needles);
+  return deleteStreamMessages(jsm, seqs, WEBHOOKS_STREAM);
+}
+
+/** Purges every message of a store from both streams; returns how many went. */
+export async function purgeStoreMessages(jsm: JetStreamManager, storeId: string): Promise<number> {
+  const events = await jsm.streams.purge(EVENTS_STREAM, { filter: `${EVENTS_SUBJECT_PREFIX}.*.${storeId}.>` });
+  const webhooks = await jsm.streams.purge(WEBHOOKS_STREAM, { filter: `wh.${storeId}.>` });
+  return events.purged + webhooks.purged;
 }

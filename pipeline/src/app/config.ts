@@ -52,6 +52,8 @@ const schema = z
     RETENTION_RAW_EVENTS_DAYS: int(0),
     /** How long the pipeline drops messages of erased persons (docs/operations.md, Privacy); at least the stream's age. */
     PRIVACY_TOMBSTONE_DAYS: int(30, 1),
+    /** Privacy requests nobody was there to run when they came (docs/operations.md, Privacy). */
+    JOB_PRIVACY_CRON: envCron('* * * * *'),
     JOB_HOUSEKEEPING_CRON: envCron('51 4 * * *'),
     DEAD_LETTER_RETENTION_DAYS: int(30),
     /** The ad-spend pull (docs/operations.md, Ad spend from the ad platforms); its platform settings below. */
@@ -102,6 +104,7 @@ const schema = z
         housekeepingCron: env.JOB_HOUSEKEEPING_CRON,
         deadLetterRetentionDays: env.DEAD_LETTER_RETENTION_DAYS,
         tombstoneDays: env.PRIVACY_TOMBSTONE_DAYS,
+        privacyCron: env.JOB_PRIVACY_CRON,
         spendPullCron: env.JOB_SPEND_PULL_CRON,
         dataDrivenFitCron: env.JOB_DATA_DRIVEN_FIT_CRON,
       },

@@ -22,6 +22,7 @@ import { createPipelineMetrics, type PipelineMetrics } from './metrics';
 import { watchPlannerCounts } from '../adapters/planner-counts';
 import { STREAM_FACT_TABLES, VIEW_TABLES } from '../../../storage/schema';
 import { deleteStreamMessages } from '../adapters/stream-erasure';
+import { servePrivacyRequests } from './privacy-responder';
 
 export interface RunningPipeline {
   metrics: PipelineMetrics;
@@ -159,10 +160,14 @@ export async function startPipeline(
 
   const jobs =
     config.jobs.enabled && !deps.withoutJobs
-      ? startJobs(db, standardJobs(db, config, logger, metrics, nc), logger, (name, ok) =>
+      ? startJobs(db, standardJobs(db, config, logger, metrics, nc, jsm), logger, (name, ok) =>
           metrics.jobRuns.inc({ job: name, outcome: ok ? 'ok' : 'failed' }),
         )
       : null;
+
+  const privacy = servePrivacyRequests({ db, nc, jsm }, logger, (kind, outcome, seconds) =>
+    metrics.privacyRequests.observe({ kind, outcome }, seconds),
+  );
 
   const healthServer = deps.withoutHealthServer
     ? null
@@ -191,6 +196,7 @@ export async function startPipeline(
     drain: async () => {
       logger.info('draining: stop pulling, commit and ack the batch in hand');
       await source.stop();
+      await privacy.stop();
       await Promise.race([Promise.all([done.catch(() => undefined), jobs?.stop()]), delay(config.shutdownTimeoutMs)]);
       subscription.unsubscribe();
       clearInterval(pendingTimer);

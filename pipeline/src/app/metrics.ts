@@ -114,6 +114,13 @@ export function createPipelineMetrics() {
       labelNames: ['table'] as const,
       registers: [registry],
     }),
+    privacyRequests: new Histogram({
+      name: 'pipeline_privacy_request_seconds',
+      help: 'Privacy requests run (erase, delete_store), from their start to their commit, by kind and outcome',
+      labelNames: ['kind', 'outcome'] as const,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 120],
+      registers: [registry],
+    }),
   };
   return m;
 }

@@ -1,10 +1,12 @@
 /** The daemon's scheduled jobs, each a plain function of pipeline/src/jobs (tested directly). */
 import type { NatsConnection } from '@nats-io/nats-core';
+import type { JetStreamManager } from '@nats-io/jetstream';
 import type { Db } from '../../../storage/db';
 import type { Logger } from '../../../runtime/logger';
 import { runSpendPullJob } from '../jobs/ad-spend-job';
 import { fitAllStores } from '../jobs/data-driven-fit';
 import { pruneDeadLetters, pruneTombstones } from '../jobs/housekeeping';
+import { runPendingPrivacyRequests } from '../jobs/privacy-requests';
 import { reconcileRecentDays } from '../jobs/reconcile-recent';
 import { pruneRawEvents } from '../jobs/retention';
 import type { Job } from '../jobs/scheduler';
@@ -18,6 +20,7 @@ export function standardJobs(
   logger: Logger,
   metrics: PipelineMetrics,
   nc?: NatsConnection,
+  jsm?: JetStreamManager,
 ): Job[] {
   return [
     {
@@ -63,6 +66,14 @@ export function standardJobs(
         ...(await pruneDeadLetters(db, { olderThanDays: config.jobs.deadLetterRetentionDays, now: Date.now() })),
         tombstones: await pruneTombstones(db, { olderThanDays: config.jobs.tombstoneDays, now: Date.now() }),
       }),
+    },
+    {
+      name: 'privacy-requests',
+      cron: config.jobs.privacyCron,
+      run: () =>
+        runPendingPrivacyRequests({ db, nc, jsm }, logger, (kind, outcome, seconds) =>
+          metrics.privacyRequests.observe({ kind, outcome }, seconds),
+        ),
     },
     ...(nc
       ? [

@@ -7,6 +7,7 @@ import { connectDependencies, dependencyChecks } from '../../../runtime/lifecycl
 import type { Logger } from '../../../runtime/logger';
 import type { Db } from '../../../storage/db';
 import { createEventPublisher } from '../adapters/event-publisher';
+import { pipelineRequester } from '../adapters/pipeline-requests';
 import { createApp } from './app';
 import type { ApiConfig } from './config';
 import type { AppContext } from './context';
@@ -44,6 +45,7 @@ export async function startApi(config: ApiConfig, logger: Logger): Promise<Runni
     config,
     db,
     publisher: createEventPublisher(nc),
+    askPipeline: pipelineRequester(nc),
     logger,
     metrics,
     rateLimiter: new RateLimiter(),

@@ -3,6 +3,7 @@
  * per-key rate limit named by the route's scope. Every service call is then scoped to that store.
  *   @Security('api_key', ['report'])   header ApiKey, 5 requests/s per operation   (operations 1, 2, 5)
  *   @Security('api_key', ['journey'])  header ApiKey, 20 requests/s per operation  (operations 3, 4)
+ *   @Security('api_key', ['privacy'])  header ApiKey, 5 requests/s per operation   (erase, export; no dashboard key)
  *   @Security('ingest_key')            header X-Ingest-Key
  *   @Security('access_token')          header Authorization: Bearer <token>
  * and `/mcp` (mcp-route.ts): header ApiKey, 20 requests/s, each tool call then counted by its own operation.
@@ -30,6 +31,7 @@ export const RATE_CLASSES: Record<string, number> = {
   settings: 10,
   ingest: 200,
   mcp: 20,
+  privacy: 5,
 };
 
 /** The classes of operations that only read reports: what a dashboard key opens. */

@@ -42,6 +42,8 @@ const schema = z
     API_HOOK_IP_RATE: int(1000, 1),
     /** How long a verified connection (its opened secret) is kept; a removal takes effect within it. */
     API_HOOK_CONNECTION_CACHE_MS: int(5000),
+    /** How long an erasure request waits for the pipeline to run it before it answers `pending` (docs/operations.md, Privacy). */
+    API_PRIVACY_WAIT_MS: int(20_000, 0),
     /** 32 random bytes, base64: opens the sealed secrets of store connections (the CLI seals with the same key). */
     SECRETS_KEY: envSecretsKey(),
   })
@@ -77,6 +79,7 @@ const schema = z
     hookConnectionRate: env.API_HOOK_CONNECTION_RATE,
     hookIpRate: env.API_HOOK_IP_RATE,
     hookConnectionCacheMs: env.API_HOOK_CONNECTION_CACHE_MS,
+    privacyWaitMs: env.API_PRIVACY_WAIT_MS,
     secretsKey: env.SECRETS_KEY,
   }));
 

@@ -4,6 +4,7 @@ import type { Logger } from '../../../runtime/logger';
 import type { CredentialKind } from '../../../storage/credentials';
 import type { StoreRecord } from '../../../storage/store-registry';
 import type { EventPublisher } from '../adapters/event-publisher';
+import type { AskPipeline } from '../adapters/pipeline-requests';
 import type { ApiConfig } from './config';
 import type { ApiMetrics } from './metrics';
 import type { CredentialCache } from './credential-cache';
@@ -14,6 +15,8 @@ export interface AppContext {
   config: ApiConfig;
   db: Db;
   publisher: EventPublisher;
+  /** Hands a recorded privacy request to the pipeline and waits for it (docs/operations.md, Privacy). */
+  askPipeline: AskPipeline;
   logger: Logger;
   metrics: ApiMetrics;
   rateLimiter: RateLimiter;

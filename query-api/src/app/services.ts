@@ -15,6 +15,7 @@ import { ProductAnalysisService } from '../services/product-analysis.service';
 import { WebAnalysisService } from '../services/web-analysis.service';
 import { SettingsService } from '../services/settings.service';
 import { StoreHookService } from '../services/store-hooks/store-hook.service';
+import { PrivacyService } from '../services/privacy/privacy.service';
 import { createSecretBox } from '../../../storage/secret-box';
 import { authenticate } from './authentication';
 import type { AppContext, Principal } from './context';
@@ -32,6 +33,8 @@ export interface ApiServices {
   landingPage: LandingPageService;
   productAnalysis: ProductAnalysisService;
   influencers: InfluencerService;
+  /** Erasure and export of a person (docs/operations.md, Privacy). */
+  privacy: PrivacyService;
   /** Store platform webhooks (/hooks/...), verified with the connections' sealed secrets. */
   storeHooks: StoreHookService;
   /** The store of an ingest key given in the path of /collect, with that route's own rate limit. */
@@ -58,8 +61,16 @@ export function createServices(ctx: AppContext): ApiServices {
     maxBatch: config.maxBatch,
     eventPartitions: config.eventPartitions,
   });
+  const privacy = new PrivacyService({
+    db,
+    askPipeline: ctx.askPipeline,
+    waitMs: config.privacyWaitMs,
+    logger,
+    now,
+  });
   return {
     reports,
+    privacy,
     adAnalysis: new AdAnalysisService(db),
     dashboardReads: new DashboardReadsService(db, reports, now),
     orders: new OrderService(db, config.shortLinkHost),
@@ -74,6 +85,7 @@ export function createServices(ctx: AppContext): ApiServices {
       logger,
       now,
       connectionCacheMs: config.hookConnectionCacheMs,
+      privacy,
     }),
     webAnalysis: new WebAnalysisService(db),
     landingPage: new LandingPageService(db),

@@ -114,12 +114,22 @@ describe('mapShopifyWebhook', () => {
       kind: 'delete',
       orderId: '9007199254740993',
     });
-    for (const [topic, file] of [
-      ['customers/data_request', 'customers-data_request.json'],
-      ['customers/redact', 'customers-redact.json'],
-      ['shop/redact', 'shop-redact.json'],
-    ])
-      expect(mapShopifyWebhook(topic!, sample(file!))).toEqual({ kind: 'privacy', topic });
+    const customer = { emails: ['john@example.com'], customerIds: ['191167'], clientIds: [] };
+    expect(mapShopifyWebhook('customers/data_request', sample('customers-data_request.json'))).toEqual({
+      kind: 'privacy',
+      topic: 'customers/data_request',
+      request: { kind: 'export', subject: { ...customer, orderIds: ['299938', '280263', '220458'] } },
+    });
+    expect(mapShopifyWebhook('customers/redact', sample('customers-redact.json'))).toEqual({
+      kind: 'privacy',
+      topic: 'customers/redact',
+      request: { kind: 'erase', subject: { ...customer, orderIds: ['299938', '280263', '220458'] } },
+    });
+    expect(mapShopifyWebhook('shop/redact', sample('shop-redact.json'))).toEqual({
+      kind: 'privacy',
+      topic: 'shop/redact',
+      request: { kind: 'delete_store' },
+    });
     expect(mapShopifyWebhook('products/create', {})).toEqual({ kind: 'ignore', topic: 'products/create' });
   });
 });

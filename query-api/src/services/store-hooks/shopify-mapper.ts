@@ -1,9 +1,11 @@
 /**
  * Shopify order webhooks to the order push (docs/product.md, Store connections). Pure. The webhook body of
  * `orders/*` is the Admin REST Order the push already takes; only the members the product uses are kept, ids
- * as exact strings. `refunds/create` carries one Refund that names its order. The privacy topics are recorded.
+ * as exact strings. `refunds/create` carries one Refund that names its order. The privacy topics become privacy
+ * requests (shopify-privacy.ts).
  */
 import { idText, isObject, pick, type HookAction, type JsonObject } from './types';
+import { shopifyPrivacyRequest } from './shopify-privacy';
 
 export const SHOPIFY_ORDER_TOPICS = ['orders/create', 'orders/updated', 'orders/paid', 'orders/cancelled'] as const;
 export const SHOPIFY_PRIVACY_TOPICS = ['customers/data_request', 'customers/redact', 'shop/redact'] as const;
@@ -59,7 +61,10 @@ export function shopifyOrder(body: JsonObject): JsonObject {
 }
 
 export function mapShopifyWebhook(topic: string, body: unknown): HookAction {
-  if ((SHOPIFY_PRIVACY_TOPICS as readonly string[]).includes(topic)) return { kind: 'privacy', topic };
+  if ((SHOPIFY_PRIVACY_TOPICS as readonly string[]).includes(topic)) {
+    const request = shopifyPrivacyRequest(topic, body);
+    return request.kind === 'invalid' ? request : { kind: 'privacy', topic, request };
+  }
   if ((SHOPIFY_ORDER_TOPICS as readonly string[]).includes(topic)) {
     if (!isObject(body)) return { kind: 'invalid', field: 'body', message: 'must be a JSON object (an Order)' };
     const orderId = idText(body.id);

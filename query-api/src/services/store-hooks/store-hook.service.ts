@@ -23,6 +23,7 @@ import { parseExactJson } from './exact-json';
 import { mapShopifyWebhook } from './shopify-mapper';
 import type { HookAction, JsonObject } from './types';
 import { mapWooWebhook } from './woocommerce-mapper';
+import type { PrivacyService } from '../privacy/privacy.service';
 
 export type HookPlatform = 'shopify' | 'woocommerce';
 
@@ -122,6 +123,8 @@ export interface StoreHookServiceDeps {
   logger: Logger;
   now: () => number;
   connectionCacheMs: number;
+  /** Records and starts what Shopify's privacy topics ask (docs/operations.md, Privacy). */
+  privacy?: PrivacyService;
 }
 
 export class StoreHookService {
@@ -188,20 +191,26 @@ export class StoreHookService {
     const key = deliveryKey(platform, headers, topic, body);
     // Orders are validated before anything is stored: a bad one is a 400 naming the field.
     const order = action.kind === 'order' ? validOrder(action.order) : null;
-    return this.deps.db.transaction('store_hook.receive', async (tx) => {
+    let privacyRequest: string | null = null;
+    const receipt = await this.deps.db.transaction('store_hook.receive', async (tx) => {
+      // A privacy request's body is not kept: the request holds what it needs, and only until it is done.
       const fresh = await tx<{ connection_id: string }>(
         'store_hook.delivery',
-        `insert into store_hook_deliveries (connection_id, delivery_key, topic, payload) values ($1, $2, $3, $4)
+        `insert into store_hook_deliveries (connection_id, delivery_key, topic, payload) values ($1, $2, $3, null)
          on conflict do nothing returning connection_id`,
-        [connection.connection_id, key, topic, action.kind === 'privacy' ? raw.toString('utf8') : null],
+        [connection.connection_id, key, topic],
       );
       if (fresh.length === 0) return { topic, outcome: 'duplicate' as const };
+      if (action.kind === 'privacy' && this.deps.privacy)
+        privacyRequest = await this.deps.privacy.recordShopify(tx, store, connection.connection_id, action.request);
       const publish = await this.apply(tx, store, action, order);
       if (!publish) return { topic, outcome: action.kind === 'privacy' ? ('recorded' as const) : ('ignored' as const) };
       // Published inside the transaction: the delivery counts as received only once the stream has the order.
       const result = await this.deps.ingest.ingestPushes(store, 'orders', publish);
       return { topic, outcome: result.duplicates > 0 ? ('unchanged' as const) : ('published' as const) };
     });
+    if (privacyRequest) this.deps.privacy?.start(privacyRequest);
+    return receipt;
   }
 
   /** Updates the connection's order state for `action`; the order version to publish, if any. */

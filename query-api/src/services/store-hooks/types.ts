@@ -1,5 +1,6 @@
 /** What one platform webhook asks of the service, as the pure mappers decide it (docs/product.md, Store connections). */
 import type { ShopRefund } from '../../../../contracts/src/pushes';
+import type { PrivacyHookRequest } from './shopify-privacy';
 
 export type HookAction =
   /** An order version (`order` is unvalidated: the order push validator names what is wrong). */
@@ -8,8 +9,8 @@ export type HookAction =
   | { kind: 'refund'; orderId: string; refund: Record<string, unknown> & Pick<ShopRefund, 'id'> }
   /** The order was deleted (WooCommerce `order.deleted`): it converts nothing until restored. */
   | { kind: 'delete'; orderId: string }
-  /** A privacy request (Shopify's mandatory topics): recorded for the privacy operations. */
-  | { kind: 'privacy'; topic: string }
+  /** A privacy request (Shopify's mandatory topics): recorded, and run by the privacy operations. */
+  | { kind: 'privacy'; topic: string; request: PrivacyHookRequest }
   /** A topic the service does not use: acknowledged, nothing published. */
   | { kind: 'ignore'; topic: string }
   /** The body does not have the shape its topic promises: `field` names what is wrong. */
