@@ -20,11 +20,19 @@ export interface NatsSetupOptions {
   replicas?: number;
   /** Redelivery delay of unacked messages; the data file's value when absent (tests shorten it). */
   ackWaitMs?: number;
+  /**
+   * How many days the EVENTS stream keeps a message (the data file's 30 when absent): what a replay or a rebuild
+   * can restore (docs/operations.md, Privacy). 0 keeps them until deleted.
+   */
+  eventsMaxAgeDays?: number;
 }
+
+const NANOS_PER_DAY = 86_400 * 1e9;
 
 export function streamConfig(opts: NatsSetupOptions): StreamConfig {
   const cfg = readJson('stream.events.json') as unknown as StreamConfig;
-  return { ...cfg, num_replicas: opts.replicas ?? cfg.num_replicas };
+  const maxAge = opts.eventsMaxAgeDays === undefined ? cfg.max_age : opts.eventsMaxAgeDays * NANOS_PER_DAY;
+  return { ...cfg, num_replicas: opts.replicas ?? cfg.num_replicas, max_age: maxAge };
 }
 
 export function pipelineConsumerConfig(partition: number, ackWaitMs?: number): ConsumerConfig {

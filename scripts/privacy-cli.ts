@@ -3,12 +3,13 @@
  *   npm run store -- erase --store <id> --email <e> | --customer-id <id> | --client-id <id>
  *   npm run store -- export --store <id> --email <e> | --customer-id <id> | --client-id <id>
  *   npm run store -- delete --store <id>
+ *   npm run store -- retention --store <id> --days <n | default>
  *   npm run store -- privacy requests --store <id>   |   privacy request --id <id>   |   privacy audit --store <id>
  * Each prints one JSON document on stdout. The erasure and the deletion run here, with the pipeline's own
  * modules, beside a running pipeline.
  */
 import os from 'node:os';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { privacySubjectOf, type PrivacySubject, type PrivacySubjectRequest } from '../contracts/src/privacy';
@@ -72,6 +73,14 @@ async function withStreams<T>(
   }
 }
 
+function retentionDays(value: string): number | null {
+  if (value === 'default') return null;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new InvalidArgumentError('must be a whole number of days (0 keeps them) or "default"');
+  return n;
+}
+
 function personOptions(cmd: Command): Command {
   return cmd
     .requiredOption('--store <id>', 'store id')
@@ -130,6 +139,21 @@ export function registerPrivacyCommands(program: Command): void {
           print(await deleteStore({ db, jsm }, { storeId: opts.store, source: 'cli', credential: cliCredential() })),
         ),
       );
+    });
+
+  program
+    .command('retention')
+    .description("Keep the store's raw payloads this many days (0 keeps them; `default`: RETENTION_RAW_EVENTS_DAYS)")
+    .requiredOption('--store <id>', 'store id')
+    .requiredOption('--days <n>', 'days, 0, or default', retentionDays)
+    .action(async (opts: { store: string; days: number | null }) => {
+      await withStoreDb(opts.store, async (db) => {
+        await db.query('stores.retention', 'update stores set raw_retention_days = $2 where store_id = $1', [
+          opts.store,
+          opts.days,
+        ]);
+        print({ store_id: opts.store, raw_retention_days: opts.days });
+      });
     });
 
   const privacy = program.command('privacy').description('Privacy requests (Shopify webhooks, the API) and the audit');

@@ -9,7 +9,7 @@
  *   npm run store -- webhook add|list|enable|disable|remove|rotate-secret|dead-letters|redrive --store <id> ...
  *   npm run store -- connection add shopify|woocommerce|meta|google|tiktok|list|remove --store <id> ...
  *       (scripts/connection-cli.ts, scripts/ad-connection-cli.ts)
- *   npm run store -- erase|export|delete|privacy ... (scripts/privacy-cli.ts)
+ *   npm run store -- erase|export|delete|retention|privacy ... (scripts/privacy-cli.ts)
  * Secrets are printed once and stored only as SHA-256 digests.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';

@@ -58,6 +58,9 @@ create table privacy_audit (
 );
 create index privacy_audit_store_idx on privacy_audit (store_id, finished_at);
 
+-- Raw payloads kept this many days for the store (null: RETENTION_RAW_EVENTS_DAYS; 0 keeps them).
+alter table stores add column raw_retention_days integer check (raw_retention_days >= 0);
+
 -- Erasure finds a person's link clicks by client.
 create index link_clicks_client_idx on link_clicks (store_id, client_id);
 

@@ -1,7 +1,8 @@
 /**
  * Scheduled jobs, each a plain function called directly: reconciliation of recent days reports
- * and repairs drift; retention deletes old raw payloads without changing any view; housekeeping prunes old
- * dead letters and expired tombstones; the job lock lets one process run a job at a time.
+ * and repairs drift; retention deletes old raw payloads without changing any view, each store by its own
+ * retention; housekeeping prunes old dead letters and expired tombstones; the job lock lets one process run a job at
+ * a time.
  */
 import type { Db } from '../../storage/db';
 import { silentLogger } from '../../runtime/logger';
@@ -103,6 +104,39 @@ it('retention prunes old raw payloads and leaves every view as it was', async ()
   expect(await db.query('test.left', 'select event_id from raw_events where store_id = $1', [id])).toHaveLength(4);
   expect(await snapshot()).toEqual(before);
   expect((await reconcileStore(db, id)).driftCount).toBe(0);
+});
+
+it("a store's own retention wins over the deployment's: 0 keeps its payloads, 10 prunes those older", async () => {
+  const keep = await createTestStore(db);
+  const short = await createTestStore(db);
+  for (const s of [keep, short])
+    await send(api.url, s.credentials.ingest_key, db, s.store.store_id, [
+      pageView({ client: `R-${s.store.store_id}`, at: recent(20) }),
+      pageView({ client: `R-${s.store.store_id}`, at: recent(1) }),
+    ]);
+  await db.query('test.retention', 'update stores set raw_retention_days = $2 where store_id = $1', [
+    keep.store.store_id,
+    0,
+  ]);
+  await db.query('test.retention', 'update stores set raw_retention_days = $2 where store_id = $1', [
+    short.store.store_id,
+    10,
+  ]);
+  await db.query('test.age', `update raw_events set stored_at = occurred_at where store_id = any($1::text[])`, [
+    [keep.store.store_id, short.store.store_id],
+  ]);
+  // The deployment keeps 90 days: only the short store's 20-day-old payload goes.
+  expect(await pruneRawEvents(db, { olderThanDays: 90, now: Date.now() })).toBe(1);
+  const left = async (s: TestStore) =>
+    Number(
+      (
+        await db.query<{ n: string }>('test.left', 'select count(*) as n from raw_events where store_id = $1', [
+          s.store.store_id,
+        ])
+      )[0]!.n,
+    );
+  expect([await left(keep), await left(short)]).toEqual([2, 1]);
+  expect((await reconcileStore(db, short.store.store_id)).driftCount).toBe(0);
 });
 
 it('housekeeping expires tombstones of erased persons after their days', async () => {

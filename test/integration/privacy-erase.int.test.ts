@@ -9,7 +9,7 @@
  * - an event of the person published before the erasure and processed after it is dropped and deleted too, and so
  *   is every event of a person sent while it is erased;
  * - a rebuild from the stream after the erasure leaves the person erased, with zero drift;
- * - the command line erases, deletes a store and shows the audit.
+ * - the command line erases, exports, sets the retention, deletes a store and shows the audit.
  */
 import request from 'supertest';
 import { connect } from '@nats-io/transport-node';
@@ -438,7 +438,7 @@ describe('a person of two clients, an order, a customer record, a click, queued 
 });
 
 describe('the command line', () => {
-  it('erases the other person, names a wrong option and shows the audit', async () => {
+  it('erases the other person, names a wrong option, sets the retention and shows the audit', async () => {
     const bad = await runScript('store.ts', ['erase', '--store', storeId, '--email', Y.email, '--client-id', Y.client]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--email.*exactly one of/);
@@ -448,6 +448,8 @@ describe('the command line', () => {
     expect(JSON.parse(erased.stdout)).toMatchObject({ persons: 1, raw_events: 2, orders: 0 });
     expect(await tablesHolding(Y_NEEDLES)).toEqual({});
 
+    const retention = await runScript('store.ts', ['retention', '--store', storeId, '--days', '30']);
+    expect(JSON.parse(retention.stdout)).toEqual({ store_id: storeId, raw_retention_days: 30 });
     const audit = await runScript('store.ts', ['privacy', 'audit', '--store', storeId]);
     const rows = JSON.parse(audit.stdout) as Array<{ source: string; credential: string }>;
     expect(rows.at(-1)).toMatchObject({ source: 'cli', credential: expect.stringMatching(/^cli:/) });

@@ -49,7 +49,7 @@ const schema = z
     JOB_RECONCILE_DAYS: int(3, 1),
     JOB_RECONCILE_REPAIR: z.enum(['true', 'false']).default('true'),
     JOB_RETENTION_CRON: envCron('43 3 * * *'),
-    RETENTION_RAW_EVENTS_DAYS: int(0),
+    RETENTION_RAW_EVENTS_DAYS: int(90),
     /** How long the pipeline drops messages of erased persons (docs/operations.md, Privacy); at least the stream's age. */
     PRIVACY_TOMBSTONE_DAYS: int(30, 1),
     /** Privacy requests nobody was there to run when they came (docs/operations.md, Privacy). */
