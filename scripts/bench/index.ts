@@ -12,6 +12,7 @@
  *   npm run bench -- stop       [--events 50000] [--rounds 3]
  *   npm run bench -- spend      [--ads 500] [--days 90] [--rate 200] [--seconds 15]
  *   npm run bench -- fit        [--events 100000]
+ *   npm run bench -- erase      [--events 1000000] [--persons 10] [--rate 500] [--seconds 20]
  */
 import { Command, Option } from 'commander';
 import { positiveInteger } from '../cli-numbers';
@@ -27,6 +28,7 @@ import { benchWebhooks, type WebhooksBenchOptions } from './webhooks';
 import { benchStop, type StopBenchOptions } from './stop';
 import { benchSpend, type SpendBenchOptions } from './spend';
 import { benchFit, type FitBenchOptions } from './fit';
+import { benchErase, type EraseBenchOptions } from './erase';
 
 const program = new Command('bench').description(
   'Performance benchmarks; each starts its own services unless NATS_URL and DATABASE_URL are set',
@@ -156,6 +158,15 @@ program
   .description("The data-driven model's fit of a demo store: seconds to fit, and to recompute the store under it")
   .option('--events <n>', 'demo events in the store', positiveInteger('events'), 100_000)
   .action((o: FitBenchOptions) => benchFit(o));
+
+program
+  .command('erase')
+  .description('Persons of a demo store erased through the API while it ingests: seconds per erasure, visibility')
+  .option('--events <n>', 'demo events in the store', positiveInteger('events'), 1_000_000)
+  .option('--persons <n>', 'persons erased, one after the other', positiveInteger('persons'), 10)
+  .option('--rate <n>', 'page views per second ingested meanwhile', positiveInteger('rate'), 500)
+  .option('--seconds <n>', 'length of each ingestion phase', positiveInteger('seconds'), 20)
+  .action((o: EraseBenchOptions) => benchErase(o));
 
 program.parseAsync().catch((err: unknown) => {
   console.error('bench failed:', err instanceof Error ? err.stack : err);
