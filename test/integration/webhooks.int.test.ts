@@ -565,7 +565,17 @@ describe('worker process', () => {
     answer();
     expect((await child.exited).code).toBe(0);
     expect(receiver.accepted(d.path)).toHaveLength(1);
-    expect(child.output()).toMatch(/"inFlight":1,"msg":"draining[^\n]*\n.*"status":200,[^\n]*"outcome":"delivered"/);
+    // The attempt was in flight when the drain began, and was delivered after. By the lines' times: the final
+    // "stopped" line may reach the output before the attempt's.
+    const lines = child
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { time: string; msg: string; inFlight?: number; outcome?: string });
+    const draining = lines.find((l) => l.msg.startsWith('draining'));
+    const delivered = lines.find((l) => l.outcome === 'delivered');
+    expect(draining?.inFlight).toBe(1);
+    expect(Date.parse(delivered!.time)).toBeGreaterThanOrEqual(Date.parse(draining!.time));
     expect(await leftInStream(d.storeId)).toBe(0);
   });
 
