@@ -3,6 +3,7 @@
  * the persons a batch recomputed replaced by their fresh contributions, and the difference applied to the
  * rollups in the same transaction, their touchpoint texts stored once in touch_groups.
  */
+import type { Model } from '../../../contracts/src/attribution';
 import type { Query } from '../../../storage/db';
 import { keyProbeSql } from '../../../storage/key-probe';
 import {
@@ -42,27 +43,40 @@ function cellOf(c: PersonColumnShape, v: unknown): string | number | number[] {
   return Number(v);
 }
 
-/** The stored contributions of the given persons, read back by column name. */
+/**
+ * How much of the persons' contributions a plan covers: all of them, or only the product credits of one model
+ * (a new data-driven fit changes nothing else, docs/decisions.md, Attribution, "A new fit re-credits").
+ */
+export interface ContributionScope {
+  creditsOf?: Model;
+}
+
+const partsOf = (scope: ContributionScope): readonly ContributionPart[] =>
+  scope.creditsOf ? ['credits'] : CONTRIBUTION_PARTS;
+
+/** The stored contributions of the given persons (within `scope`), read back by column name. */
 export async function loadContributions(
   q: Query,
   storeId: string,
   personIds: readonly string[],
+  scope: ContributionScope = {},
 ): Promise<PersonContribution[]> {
   if (personIds.length === 0) return [];
   const byPerson = new Map<string, PersonContribution>(
     personIds.map((p) => [p, { personId: p, web: [], products: [], credits: [] }]),
   );
-  for (const part of CONTRIBUTION_PARTS) {
+  for (const part of partsOf(scope)) {
     const t: PersonTableShape = PERSON_TABLES[part];
     const cols = allColumns(t);
+    const probe = keyProbeSql({
+      select: ['person_id', ...cols.map((c) => selectedAs(c))].join(', '),
+      from: t.table,
+      key: 'person_id',
+    });
     const rows = await q<Record<string, unknown>>(
-      `views.${t.table}_load`,
-      keyProbeSql({
-        select: ['person_id', ...cols.map((c) => selectedAs(c))].join(', '),
-        from: t.table,
-        key: 'person_id',
-      }),
-      [storeId, personIds],
+      scope.creditsOf ? `views.${t.table}_load_model` : `views.${t.table}_load`,
+      scope.creditsOf ? `select * from (${probe}) p where p.model = $3` : probe,
+      scope.creditsOf ? [storeId, personIds, scope.creditsOf] : [storeId, personIds],
     );
     for (const r of rows) {
       const row: Record<string, unknown> = {};
@@ -202,21 +216,26 @@ export async function planAnalytics(
   storeId: string,
   personIds: readonly string[],
   fresh: Iterable<PersonContribution>,
-  { into, memory, sliceMs = 0 }: { into?: AnalyticsDelta; memory?: TouchGroupMemory; sliceMs?: number } = {},
+  {
+    into,
+    memory,
+    sliceMs = 0,
+    scope = {},
+  }: { into?: AnalyticsDelta; memory?: TouchGroupMemory; sliceMs?: number; scope?: ContributionScope } = {},
 ): Promise<AnalyticsPlan> {
-  const stored = loadContributions(q, storeId, personIds);
+  const stored = loadContributions(q, storeId, personIds, scope);
   // Settled below; until then a failure must not count as unhandled (the transaction fails on it anyway).
   stored.catch(() => undefined);
   const turn = eventLoopTurns(sliceMs);
   const freshOf = new Map<string, PersonContribution>();
   for (const c of fresh) {
-    freshOf.set(c.personId, c);
+    freshOf.set(c.personId, scope.creditsOf ? creditsOfModel(c, scope.creditsOf) : c);
     await turn();
   }
   const old = await stored;
   const delta = into ?? emptyDelta();
   const rows: AnalyticsPlan['rows'] = [];
-  for (const part of CONTRIBUTION_PARTS) {
+  for (const part of partsOf(scope)) {
     const { gone, added } = diffPart(part, old, freshOf.values());
     accumulatePart(
       delta,
@@ -233,13 +252,24 @@ export async function planAnalytics(
     rows.push({ part, gone, added });
     await turn();
   }
-  const oldOf = new Map(old.map((o) => [o.personId, o]));
-  for (const p of new Set([...oldOf.keys(), ...freshOf.keys()])) {
-    accumulateSpanChange(delta, oldOf.get(p), freshOf.get(p));
-    await turn();
+  // With one model's credits, the persons' web and product rows, and so their spans, are not in the plan.
+  if (!scope.creditsOf) {
+    const oldOf = new Map(old.map((o) => [o.personId, o]));
+    for (const p of new Set([...oldOf.keys(), ...freshOf.keys()])) {
+      accumulateSpanChange(delta, oldOf.get(p), freshOf.get(p));
+      await turn();
+    }
   }
   return { rows, rollups: into ? undefined : rollupWriteOf(storeId, delta, memory) };
 }
+
+/** A contribution with only the product credits of `model`. */
+const creditsOfModel = (c: PersonContribution, model: Model): PersonContribution => ({
+  personId: c.personId,
+  web: [],
+  products: [],
+  credits: c.credits.filter((r) => r.model === model),
+});
 
 /** Writes a plan's per-person rows. */
 export async function writeAnalyticsRows(q: Query, storeId: string, plan: AnalyticsPlan): Promise<void> {

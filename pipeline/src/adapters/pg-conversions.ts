@@ -53,6 +53,11 @@ function creditOf(r: CreditDbRow): CreditRow {
   };
 }
 
+/** A deleted credit row as `creditOf` reads it back. */
+const CREDIT_RETURNED = `c.goal, c.conversion_key, c.model, c.touch_index, to_char(c.day, 'YYYY-MM-DD') as day, c.channel,
+  c.source, c.medium, c.campaign, c.landing_page, c.platform, c.link_code, c.campaign_id, c.ad_set_id, c.ad_id, c.weight,
+  c.new_weight, c.value_micros, c.cogs_micros, c.touches`;
+
 export interface ConversionDiff {
   written: number;
   removed: number;
@@ -106,9 +111,7 @@ export async function writeConversions(
       'views.credits_delete',
       `delete from conversion_credits c using unnest($2::text[], $3::text[]) as d(goal, conversion_key)
        where c.store_id = $1 and c.goal = d.goal and c.conversion_key = d.conversion_key
-       returning c.goal, c.conversion_key, c.model, c.touch_index, to_char(c.day, 'YYYY-MM-DD') as day, c.channel, c.source,
-                 c.medium, c.campaign, c.landing_page, c.platform, c.link_code, c.campaign_id, c.ad_set_id, c.ad_id, c.weight,
-                 c.new_weight, c.value_micros, c.cogs_micros, c.touches`,
+       returning ${CREDIT_RETURNED}`,
       [storeId, ...CONVERSION_KEY.fieldArrays(retract)],
     );
     const removed = removedCredits.map(creditOf);
@@ -169,6 +172,66 @@ export async function writeConversions(
     accumulateAdCredits(adDelta, credits, 1);
   }
   return { written: fresh.length, removed: gone.length, delta, adDelta };
+}
+
+/**
+ * Makes the `stored` conversions equal to `views` where only `model`'s credits can differ: a new fit of the
+ * data-driven model changes its weights and nothing else a conversion is computed from (docs/decisions.md,
+ * Attribution, "A new fit re-credits"). `before` is the same persons' recomputation under the previous settings:
+ * a stored conversion whose digest equals its recomputation there holds exactly what it held, so only `model`'s
+ * credit rows are replaced and retracted, and the digest updated; the conversion row and the other models'
+ * credits stay. Returns null, having written nothing, when a stored conversion is not its recomputation under the
+ * previous settings, or the recomputation adds, removes or moves one (views behind their facts): the caller then
+ * rewrites the conversions whole (`writeConversions`).
+ */
+export async function rewriteModelCredits(
+  q: Query,
+  storeId: string,
+  stored: StoredConversions,
+  views: readonly PersonView[],
+  before: readonly PersonView[],
+  model: Model,
+): Promise<ConversionDiff | null> {
+  const { fresh, gone } = planConversions(stored, views, digestOf);
+  if (gone.length || fresh.some((f) => stored.get(CONVERSION_KEY.of(f.view))?.personId !== f.personId)) return null;
+  const rewritten = new Set(fresh.map((f) => CONVERSION_KEY.of(f.view)));
+  for (const pv of before)
+    for (const c of pv.conversions) {
+      const k = CONVERSION_KEY.of(c);
+      if (rewritten.has(k) && stored.get(k)?.digest !== digestOf(c, pv.personId)) return null;
+    }
+  const delta = new Map<string, RollupDelta>();
+  const adDelta = new Map<string, RollupDelta>();
+  if (fresh.length === 0) return { written: 0, removed: 0, delta, adDelta };
+  const keys = CONVERSION_KEY.fieldArrays(fresh.map((f) => CONVERSION_KEY.of(f.view)));
+  const removed = (
+    await q<CreditDbRow>(
+      'views.model_credits_delete',
+      // One index probe per conversion (docs/decisions.md, Storage, "one index probe per key"): joined to the
+      // keys with the model as a parameter, the planner scans the store's credits of the model once per chunk.
+      `delete from conversion_credits c where c.ctid = any(array(
+         select p.ctid from unnest($2::text[], $3::text[]) as d(goal, conversion_key),
+           lateral (select ctid from conversion_credits
+                    where store_id = $1 and goal = d.goal and conversion_key = d.conversion_key and model = $4 offset 0) p))
+       returning ${CREDIT_RETURNED}`,
+      [storeId, ...keys, model],
+    )
+  ).map(creditOf);
+  accumulateCredits(delta, removed, -1);
+  accumulateAdCredits(adDelta, removed, -1);
+  await q(
+    'views.conversions_digest',
+    `update conversions c set digest = d.digest from unnest($2::text[], $3::text[], $4::text[]) as d(goal, conversion_key, digest)
+     where c.store_id = $1 and c.goal = d.goal and c.conversion_key = d.conversion_key`,
+    [storeId, ...keys, fresh.map((f) => f.digest)],
+  );
+  const credits = fresh.flatMap((f) =>
+    creditRowsOf({ ...f.view, credits: f.view.credits.filter((cr) => cr.model === model) }),
+  );
+  await insertCredits(q, storeId, credits);
+  accumulateCredits(delta, credits, 1);
+  accumulateAdCredits(adDelta, credits, 1);
+  return { written: fresh.length, removed: 0, delta, adDelta };
 }
 
 const CREDIT_COLUMNS =

@@ -1,13 +1,14 @@
 /**
- * Re-crediting a store under its stored settings, for a new data-driven fit: only credits depend on the weights,
- * so only the persons holding a conversion are recomputed from their facts, and their conversions, credits and
- * product credits, with every rollup summed from them, are brought to the recomputation by exact deltas, as a
- * batch brings them. Sessions and the rest of the views are left as they are. One transaction holding the views'
- * locks, like the repair, so that no batch interleaves; the reconciliation then finds no drift.
+ * Re-crediting a store under its stored settings, for a new data-driven fit: only the data-driven credits depend
+ * on the weights, so only the persons holding a conversion are recomputed from their facts, and their
+ * data-driven credits and product credits, with every rollup summed from them, are brought to the recomputation
+ * by exact deltas, as a batch brings them (the conversions' digests follow). Sessions, the other models' credits
+ * and the rest of the views are left as they are. One transaction holding the views' locks, like the repair, so
+ * that no batch interleaves; the reconciliation then finds no drift.
  */
 import type { Db, Query } from '../../../../storage/db';
 import { applyAnalyticsDelta, planAnalytics, writeAnalyticsRows } from '../../adapters/pg-analytics';
-import { loadStoredConversions, writeConversions } from '../../adapters/pg-conversions';
+import { loadStoredConversions, rewriteModelCredits, writeConversions } from '../../adapters/pg-conversions';
 import { loadStores, rulesOf } from '../../adapters/pg-fact-store';
 import { loadPersonFacts } from '../../adapters/pg-person-facts';
 import { applyAdRollupDelta, applyAttributionDelta } from '../../adapters/pg-rollups';
@@ -31,16 +32,24 @@ export interface RecreditResult {
   conversions: number;
   /** Conversions whose credits changed and were rewritten. */
   rewritten: number;
+  /**
+   * Conversions rewritten whole, not only their data-driven credits: those of chunks where the views did not
+   * equal the recomputation but for those credits (0 when the views were exact).
+   */
+  rewrittenWhole: number;
 }
 
 export async function recreditStore(db: Db, storeId: string, opts: RecreditOptions = {}): Promise<RecreditResult> {
   const chunk = opts.chunk ?? 500;
   return db.transaction('recredit', async (q) => {
     await lockViews(q, 'recredit.lock');
+    // The settings the views were computed under, then the new ones.
+    const previous = (await loadStores(q, [storeId])).get(storeId);
     await opts.before?.(q);
     const store = (await loadStores(q, [storeId])).get(storeId);
-    if (!store) throw new Error(`no store with id ${storeId}`);
+    if (!store || !previous) throw new Error(`no store with id ${storeId}`);
     const rules = rulesOf(store);
+    const previousRules = rulesOf(previous);
     const persons = await q<{ person_id: string }>(
       'recredit.persons',
       'select distinct person_id from conversions where store_id = $1 order by 1',
@@ -50,7 +59,7 @@ export async function recreditStore(db: Db, storeId: string, opts: RecreditOptio
     const rollup = new Map<string, RollupDelta>();
     const adRollup = new Map<string, AdRollupSums>();
     const analytics = emptyDelta();
-    const result: RecreditResult = { persons: personIds.length, conversions: 0, rewritten: 0 };
+    const result: RecreditResult = { persons: personIds.length, conversions: 0, rewritten: 0, rewrittenWhole: 0 };
     for (let i = 0; i < personIds.length; i += chunk) {
       const ids = personIds.slice(i, i + chunk);
       const [loaded, stored] = await Promise.all([
@@ -59,12 +68,18 @@ export async function recreditStore(db: Db, storeId: string, opts: RecreditOptio
       ]);
       const views: PersonView[] = loaded.facts.map((f) => recomputePerson(f, rules));
       for (const v of views) result.conversions += v.conversions.length;
-      const diff = await writeConversions(q, storeId, stored, views);
+      // Only the data-driven credits can change; a chunk whose stored conversions are not their recomputation under
+      // the previous settings (views behind their facts) is rewritten whole.
+      const before = loaded.facts.map((f) => recomputePerson(f, previousRules));
+      const modelOnly = await rewriteModelCredits(q, storeId, stored, views, before, 'data_driven');
+      const diff = modelOnly ?? (await writeConversions(q, storeId, stored, views));
       result.rewritten += diff.written;
+      if (!modelOnly) result.rewrittenWhole += diff.written + diff.removed;
       for (const [k, d] of diff.delta) addSums(rollup, k, d);
       mergeAdDeltas(adRollup, diff.adDelta);
       const plan = await planAnalytics(q, storeId, ids, contributionsOf(loaded.facts, views, rules.timezone), {
         into: analytics,
+        scope: modelOnly ? { creditsOf: 'data_driven' } : {},
       });
       await writeAnalyticsRows(q, storeId, plan);
     }
