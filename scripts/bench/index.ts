@@ -13,6 +13,7 @@
  *   npm run bench -- spend      [--ads 500] [--days 90] [--rate 200] [--seconds 15]
  *   npm run bench -- fit        [--events 100000]
  *   npm run bench -- erase      [--events 1000000] [--persons 10] [--rate 500] [--seconds 20]
+ *   npm run bench -- import     [--events 38800] [--days 70] [--batch 250] [--concurrency 4]
  */
 import { Command, Option } from 'commander';
 import { positiveInteger } from '../cli-numbers';
@@ -29,6 +30,7 @@ import { benchStop, type StopBenchOptions } from './stop';
 import { benchSpend, type SpendBenchOptions } from './spend';
 import { benchFit, type FitBenchOptions } from './fit';
 import { benchErase, type EraseBenchOptions } from './erase';
+import { benchImport, type ImportBenchOptions } from './import';
 
 const program = new Command('bench').description(
   'Performance benchmarks; each starts its own services unless NATS_URL and DATABASE_URL are set',
@@ -167,6 +169,15 @@ program
   .option('--rate <n>', 'page views per second ingested meanwhile', positiveInteger('rate'), 500)
   .option('--seconds <n>', 'length of each ingestion phase', positiveInteger('seconds'), 20)
   .action((o: EraseBenchOptions) => benchErase(o));
+
+program
+  .command('import')
+  .description("A store's history imported into a fresh installation through the API: events/s accepted and end to end")
+  .option('--events <n>', 'demo events of the history', positiveInteger('events'), 38_800)
+  .option('--days <n>', 'days the history covers', positiveInteger('days'), 70)
+  .option('--batch <n>', 'events per request', positiveInteger('batch'), 250)
+  .option('--concurrency <n>', 'requests in flight', positiveInteger('concurrency'), 4)
+  .action((o: ImportBenchOptions) => benchImport(o));
 
 program.parseAsync().catch((err: unknown) => {
   console.error('bench failed:', err instanceof Error ? err.stack : err);

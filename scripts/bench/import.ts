@@ -1,0 +1,76 @@
+/**
+ * `npm run bench -- import`: a store's history imported as a new user would, into a fresh installation: a demo
+ * store of 38,800 events over 70 days (several sessions and devices per person, identity joins, orders with
+ * their refunds) pushed through `POST /events` and `/orders` 250 at a time from 4 connections while the pipeline
+ * runs. Figures: the rate the API accepted the events at, and the rate end to end, from the first request to the
+ * last message committed by the pipeline, as its own metrics say; with where the pipeline's time went (batch
+ * steps, statements, persons recomputed). The rate end to end is compared with the stream-to-views rate of the
+ * same workload (`npm run bench -- pipeline`) and of page views alone (`npm run bench -- ingest`).
+ */
+import { planDemo } from '../demo/generate';
+import { pushDemo } from '../demo/push';
+import { committedMessages, cpuSecondsIn, startBenchEnv, waitForCommitted, waitForPushes } from './bench-env';
+import { batchTimeBySteps, dbTimeByTag, personsRecomputed } from './pipeline';
+
+export interface ImportBenchOptions {
+  events: number;
+  days: number;
+  batch: number;
+  concurrency: number;
+}
+
+export async function benchImport(opts: ImportBenchOptions): Promise<void> {
+  // A fresh installation: the pipeline running, no store before this one, tables the statistics have not seen.
+  const env = await startBenchEnv();
+  try {
+    const demo = planDemo({
+      events: opts.events,
+      seed: 53,
+      start: new Date(Date.now() - opts.days * 86_400_000),
+      days: opts.days,
+    });
+    const before = await env.pipelineMetrics();
+    const atStart = await committedMessages(env);
+    const started = Date.now();
+    const pushed = await pushDemo({
+      apiUrl: env.apiUrl,
+      ingestKey: env.credentials.ingest_key,
+      stream: demo,
+      batchSize: opts.batch,
+      concurrency: opts.concurrency,
+    });
+    const accepted = (Date.now() - started) / 1000;
+    // Every event committed, and every order version (the purchases the views must hold).
+    await waitForCommitted(env, atStart + pushed.events);
+    await waitForPushes(env, 'order', pushed.orders);
+    const seconds = (Date.now() - started) / 1000;
+    const after = await env.pipelineMetrics();
+    console.log(
+      JSON.stringify(
+        {
+          bench: 'import',
+          events: pushed.events,
+          persons: demo.summary.persons,
+          orders: demo.summary.orders,
+          days: opts.days,
+          batch: opts.batch,
+          concurrency: opts.concurrency,
+          api_accepted_events_per_s: Math.round(pushed.events / accepted),
+          api_seconds: Number(accepted.toFixed(2)),
+          end_to_end_events_per_s: Math.round(pushed.events / seconds),
+          end_to_end_seconds: Number(seconds.toFixed(2)),
+          pipeline_cpu_us_per_event: Math.round(
+            ((cpuSecondsIn(after, 'the pipeline') - cpuSecondsIn(before, 'the pipeline')) * 1e6) / pushed.events,
+          ),
+          batch_time_by_step: batchTimeBySteps(before, after),
+          db_seconds_by_statement: dbTimeByTag(before, after, 12),
+          persons_recomputed: personsRecomputed(before, after),
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await env.close();
+  }
+}
