@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { positiveInteger } from './cli-numbers';
+import { positiveFraction, positiveInteger } from './cli-numbers';
 
 describe('positiveInteger', () => {
   it('reads a whole number from 1, surrounding spaces allowed', () => {
@@ -15,5 +15,17 @@ describe('positiveInteger', () => {
       );
     expect(() => positiveInteger()('x')).toThrow('must be a positive integer');
     expect(() => positiveInteger('days', 3660)('3661')).toThrow('days must be between 1 and 3660');
+  });
+});
+
+describe('positiveFraction', () => {
+  it('accepts a decimal above 0', () => {
+    expect(positiveFraction()('0.5')).toBe(0.5);
+    expect(positiveFraction()('.25')).toBe(0.25);
+    expect(positiveFraction()('2')).toBe(2);
+  });
+
+  it.each(['0', '0.0', '-1', 'half', '', '1e3'])('refuses %p, naming the option', (value) => {
+    expect(() => positiveFraction('daemon-cpu')(value)).toThrow(/^daemon-cpu must be a number above 0/);
   });
 });

@@ -14,3 +14,13 @@ export function positiveInteger(name?: string, max?: number): (value: string) =>
     return n;
   };
 }
+
+/** A parser of a decimal number above 0 (a share of a core, a ratio); `name` leads the message when given. */
+export function positiveFraction(name?: string): (value: string) => number {
+  const subject = name ? `${name} ` : '';
+  return (value) => {
+    const n = /^\d*\.?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+    if (!(n > 0)) throw new InvalidArgumentError(`${subject}must be a number above 0, e.g. 0.5`);
+    return n;
+  };
+}

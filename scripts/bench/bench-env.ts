@@ -4,6 +4,7 @@
  * both cores like a real deployment), and a fresh store.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { limitCpu, type CpuLimit } from './cpu-limit';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,7 +93,13 @@ export interface BenchEnvOptions {
    * The pipeline daemon's entry point (default: the real daemon), extra environment, and how many workers run
    * it, each owning an equal share of the partitions (default 1).
    */
-  pipeline?: { entry?: string; env?: Record<string, string>; workers?: number };
+  pipeline?: {
+    entry?: string;
+    env?: Record<string, string>;
+    workers?: number;
+    /** A CPU quota of each daemon, as a fraction of one core (cpu-limit.ts): a slower machine than this one. */
+    cpuLimit?: number;
+  };
   /** Extra environment of the API. */
   apiEnv?: Record<string, string>;
 }
@@ -150,6 +157,11 @@ export async function startBenchEnv(opts: BenchEnvOptions = {}): Promise<BenchEn
     ...opts.apiEnv,
   });
   let pipeline: ChildProcess[] = [];
+  let cpuLimits: CpuLimit[] = [];
+  const releaseCpuLimits = (): void => {
+    for (const l of cpuLimits) l.release();
+    cpuLimits = [];
+  };
   const startPipeline = async (): Promise<void> => {
     pipeline = shares.map((share, i) =>
       spawnService(
@@ -163,6 +175,9 @@ export async function startBenchEnv(opts: BenchEnvOptions = {}): Promise<BenchEn
         PIPELINE_NODE_FLAGS,
       ),
     );
+    const cpuLimit = opts.pipeline?.cpuLimit;
+    if (cpuLimit)
+      cpuLimits = pipeline.map((child, i) => limitCpu([child.pid!], cpuLimit, `attrib-bench-${process.pid}-${i}`));
     await Promise.all(healthUrls.map((u) => waitReady(`${u}/readyz`)));
   };
   if (opts.withPipeline !== false) await startPipeline();
@@ -171,6 +186,7 @@ export async function startBenchEnv(opts: BenchEnvOptions = {}): Promise<BenchEn
 
   const close = async (): Promise<void> => {
     await Promise.all([stopChild(api), ...pipeline.map(stopChild)]);
+    releaseCpuLimits();
     await db.close();
     if (dataDir) removeLocalServices(dataDir);
   };
@@ -191,6 +207,7 @@ export async function startBenchEnv(opts: BenchEnvOptions = {}): Promise<BenchEn
     startPipeline,
     stopPipeline: async () => {
       await Promise.all(pipeline.map(stopChild));
+      releaseCpuLimits();
       pipeline = [];
     },
     close,

@@ -16,7 +16,7 @@
  *   npm run bench -- import     [--events 38800] [--days 70] [--batch 250] [--concurrency 4]
  */
 import { Command, Option } from 'commander';
-import { positiveInteger } from '../cli-numbers';
+import { positiveFraction, positiveInteger } from '../cli-numbers';
 import { benchIngest, type IngestBenchOptions } from './ingest';
 import { benchPipeline, type PipelineBenchOptions } from './pipeline';
 import { type ApiBenchOptions, benchApi } from './api';
@@ -67,6 +67,11 @@ program
     '--beside-events <n>',
     'demo events of another store loaded first, as in a deployment of several stores',
     positiveInteger('beside-events'),
+  )
+  .option(
+    '--daemon-cpu <fraction>',
+    'limit each daemon to this fraction of one core (a slower machine; needs root and cgroups)',
+    positiveFraction('daemon-cpu'),
   )
   .action((o: PipelineBenchOptions) => benchPipeline(o));
 

@@ -1,5 +1,5 @@
 import { committedIn, cpuSecondsIn, partitionShares } from './bench-env';
-import { batchTimeBySteps, dbTimeByTag, personsRecomputed } from './pipeline';
+import { batchesBetween, batchTimeBySteps, dbTimeByTag, personsRecomputed } from './pipeline';
 
 const scrape = (steps: Record<string, number>, flush: number, tags: Record<string, number>): string =>
   [
@@ -15,6 +15,22 @@ const scrape = (steps: Record<string, number>, flush: number, tags: Record<strin
   ].join('\n');
 
 describe('the pipeline bench reading the daemon’s metrics', () => {
+  it('counts the batches committed since the first scrape, their mean size and the p95 of their duration', () => {
+    const batches = (count: number, sizeSum: number, le: Record<string, number>): string =>
+      [
+        `pipeline_batch_size_count ${count}`,
+        `pipeline_batch_size_sum ${sizeSum}`,
+        ...Object.entries(le).map(([b, n]) => `pipeline_flush_duration_seconds_bucket{le="${b}"} ${n}`),
+      ].join('\n');
+    const before = batches(10, 1000, { '0.5': 10, '1': 10, '2.5': 10, '+Inf': 10 });
+    // 20 more batches of 2,000 messages: 18 within 0.5 s, the other two within 2.5 s.
+    const after = batches(30, 41_000, { '0.5': 28, '1': 28, '2.5': 30, '+Inf': 30 });
+    const read = batchesBetween(before, after);
+    expect({ count: read.count, mean_size: read.mean_size }).toEqual({ count: 20, mean_size: 2000 });
+    expect(read.seconds_p95).toBeGreaterThan(1);
+    expect(read.seconds_p95).toBeLessThanOrEqual(2.5);
+  });
+
   it('gives each step’s seconds and share of the flush time since the first scrape, the rest as other', () => {
     const before = scrape({ identity: 1, analytics: 2 }, 10, {});
     const after = scrape({ identity: 4, analytics: 4, load: 1 }, 20, {});

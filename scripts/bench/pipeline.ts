@@ -25,6 +25,8 @@ export interface PipelineBenchOptions {
   workers: number;
   /** Demo events of another store loaded first, as a database and stream of several stores hold. */
   besideEvents?: number;
+  /** Each daemon limited to this fraction of one core (a slower machine; cpu-limit.ts). */
+  daemonCpu?: number;
 }
 
 /** Quantile from a Prometheus histogram's cumulative buckets (linear within a bucket). */
@@ -59,6 +61,7 @@ export interface ThroughputPhase {
   batch_time_by_step: ReturnType<typeof batchTimeBySteps>;
   db_seconds_by_statement: Record<string, number>;
   persons_recomputed: Record<string, number>;
+  batches: ReturnType<typeof batchesBetween>;
 }
 
 /**
@@ -92,6 +95,7 @@ export async function throughputPhase(env: BenchEnv, source: DemoSource, events:
     batch_time_by_step: batchTimeBySteps(before, after),
     db_seconds_by_statement: dbTimeByTag(before, after, 12),
     persons_recomputed: personsRecomputed(before, after),
+    batches: batchesBetween(before, after),
   };
   console.error(`bench: pipeline committed them in ${phase.seconds} s (${phase.events_per_s} events/s)`);
   return phase;
@@ -123,7 +127,10 @@ async function loadStoreBeside(env: BenchEnv, events: number): Promise<void> {
 }
 
 export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
-  const env = await startBenchEnv({ withPipeline: false, pipeline: { workers: opts.workers } });
+  const env = await startBenchEnv({
+    withPipeline: false,
+    pipeline: { workers: opts.workers, cpuLimit: opts.daemonCpu },
+  });
   try {
     if (opts.besideEvents) await loadStoreBeside(env, opts.besideEvents);
     const start = new Date(Date.now() - 30 * 86_400_000);
@@ -159,6 +166,7 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
         {
           bench: 'pipeline',
           workers: opts.workers,
+          daemon_cpu: opts.daemonCpu ?? null,
           beside_events: opts.besideEvents ?? 0,
           demo_events: demo.summary.events,
           demo_orders: demo.orders.length,
@@ -169,6 +177,7 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
           batch_time_by_step: phase.batch_time_by_step,
           db_seconds_by_statement: phase.db_seconds_by_statement,
           persons_recomputed: phase.persons_recomputed,
+          batches: phase.batches,
           replay_rebuild: {
             messages: rebuild.processed,
             seconds: Number(rebuild.seconds.toFixed(2)),
@@ -271,11 +280,27 @@ export function histogramCount(text: string): number {
   return sumOf(text.matchAll(new RegExp(`^${VIS}_count (\\d+)`, 'gm')));
 }
 
-/** Quantile of the observations made between two scrapes of the histogram. */
-export function histogramQuantileSince(before: string, after: string, q: number): number | null {
-  const grown = growthByLabel(before, after, new RegExp(`^${VIS}_bucket\\{le="([^"]+)"\\} (\\d+)`, 'gm'));
-  const diff = [...grown].map(([le, n]) => `${VIS}_bucket{le="${le}"} ${n}`).join('\n');
-  return histogramQuantile(diff, VIS, q);
+/** Quantile of the observations made between two scrapes of the histogram (`name`: the visibility by default). */
+export function histogramQuantileSince(before: string, after: string, q: number, name = VIS): number | null {
+  const grown = growthByLabel(before, after, new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\d+)`, 'gm'));
+  const diff = [...grown].map(([le, n]) => `${name}_bucket{le="${le}"} ${n}`).join('\n');
+  return histogramQuantile(diff, name, q);
+}
+
+/** The committed batches between two scrapes: how many, their mean size, and the p95 of their duration. */
+export function batchesBetween(
+  before: string,
+  after: string,
+): { count: number; mean_size: number; seconds_p95: number | null } {
+  const total = (text: string, series: string): number => sumOf(text.matchAll(new RegExp(`^${series} (\\S+)$`, 'gm')));
+  const count = total(after, 'pipeline_batch_size_count') - total(before, 'pipeline_batch_size_count');
+  const size = total(after, 'pipeline_batch_size_sum') - total(before, 'pipeline_batch_size_sum');
+  const p95 = histogramQuantileSince(before, after, 0.95, 'pipeline_flush_duration_seconds');
+  return {
+    count,
+    mean_size: count ? Math.round(size / count) : 0,
+    seconds_p95: p95 === null ? null : Number(p95.toFixed(2)),
+  };
 }
 
 /** Posts events in batches every 100 ms so that they arrive at about `rate` per second; returns the count. */
