@@ -35,6 +35,8 @@ const schema = z
         }
       }),
     PIPELINE_BATCH_MAX: int(5000, 1),
+    /** Batches kept to what commits within this many ms at the recent cost per message (0: no bound). */
+    PIPELINE_BATCH_TARGET_MS: int(3000, 0),
     PIPELINE_FLUSH_MS: int(100, 1),
     PIPELINE_PULL_MAX: int(500, 1),
     PIPELINE_HEALTH_PORT: int(9464),
@@ -83,6 +85,7 @@ const schema = z
       eventPartitions: env.EVENT_PARTITIONS,
       partitions,
       batchMax: env.PIPELINE_BATCH_MAX,
+      batchTargetMs: env.PIPELINE_BATCH_TARGET_MS,
       flushMs: env.PIPELINE_FLUSH_MS,
       pullMax: env.PIPELINE_PULL_MAX,
       healthPort: env.PIPELINE_HEALTH_PORT,

@@ -121,6 +121,7 @@ export async function startPipeline(
   const subscription: Subscription = buildPipeline(source.messages$, writer, {
     flushMs: config.flushMs,
     batchMax: config.batchMax,
+    batchTargetMs: config.batchTargetMs,
     retries: 5,
     retryBaseMs: 200,
     nakDelayMs: 2000,

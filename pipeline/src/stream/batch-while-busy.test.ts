@@ -1,10 +1,31 @@
-import { Subject, lastValueFrom, toArray } from 'rxjs';
+import { Subject, from, lastValueFrom, toArray } from 'rxjs';
 import { type RunHelpers, TestScheduler } from 'rxjs/testing';
 import { batchWhileBusy } from './batch-while-busy';
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('batchWhileBusy', () => {
+  it('asks a size limit given as a function at each batch (the pipeline bounds batches by their time)', async () => {
+    let limit = 2;
+    const sizes: number[] = [];
+    const out = await lastValueFrom(
+      from([1, 2, 3, 4, 5, 6, 7]).pipe(
+        batchWhileBusy(
+          () => limit,
+          1000,
+          (b: number[]) => {
+            sizes.push(b.length);
+            limit = 3;
+            return Promise.resolve(b);
+          },
+        ),
+        toArray(),
+      ),
+    );
+    expect(sizes).toEqual([2, 3, 2]);
+    expect(out.flat()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it('closes a batch maxWait after its first item at low rates', async () => {
     const src = new Subject<number>();
     const seen: number[][] = [];

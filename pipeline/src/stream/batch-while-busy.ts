@@ -1,6 +1,6 @@
 /**
  * Adaptive batching: items are buffered while the previous batch is being applied, and the next batch
- * takes everything that waited (up to `maxSize`). At low rates a batch closes `maxWaitMs` after its first
+ * takes everything that waited (up to the size limit, a number or a function asked each time). At low rates a batch closes `maxWaitMs` after its first
  * item (low latency); under load batches grow by themselves, which amortizes the per-batch work (and the
  * recomputation of persons seen in several batches). `bufferTime` + `concatMap` would instead queue many
  * small fixed batches behind a slow one. With `maxInFlight` > 1, that many batches are applied at once
@@ -26,13 +26,15 @@ import {
 } from 'rxjs';
 
 export function batchWhileBusy<T, R>(
-  maxSize: number,
+  maxSizeOrBound: number | (() => number),
   maxWaitMs: number,
   apply: (batch: T[]) => ObservableInput<R>,
   maxInFlight = 1,
   scheduler: SchedulerLike = asyncScheduler,
   laneOf?: (item: T) => number,
 ): OperatorFunction<T, R> {
+  // A function is asked at each decision: the pipeline bounds its batches by the time they take.
+  const sizeLimit = typeof maxSizeOrBound === 'number' ? () => maxSizeOrBound : maxSizeOrBound;
   const laneCount = laneOf ? Math.max(1, maxInFlight) : 1;
   const perLane = laneOf ? 1 : maxInFlight;
   return (source) =>
@@ -58,6 +60,7 @@ export function batchWhileBusy<T, R>(
 
       const pump = (index: number, force: boolean): void => {
         const lane = lanes[index]!;
+        const maxSize = sizeLimit();
         if (lane.inFlight >= perLane) return;
         if (lane.buffer.length === 0) return completeIfDrained();
         if (!force && !done && lane.buffer.length < maxSize) {
@@ -90,7 +93,7 @@ export function batchWhileBusy<T, R>(
           const index = laneOf ? Math.abs(laneOf(item)) % laneCount : 0;
           const lane = lanes[index]!;
           lane.buffer.push(item);
-          pump(index, lane.buffer.length >= maxSize);
+          pump(index, lane.buffer.length >= sizeLimit());
         },
         error: (err: unknown) => subscriber.error(err),
         complete: () => {

@@ -6,6 +6,7 @@
  */
 import { concatMap, defer, from, lastValueFrom, map, type Observable, retry, throwError, timer } from 'rxjs';
 import { batchWhileBusy } from './batch-while-busy';
+import { createBatchSizeBound } from './batch-size-bound';
 import type { DecodeResult } from '../domain/decode-message';
 import { decodeMessage } from '../domain/decode-message';
 import type { InboundMessage } from './inbound-message';
@@ -39,6 +40,11 @@ export interface PipelinePorts {
 export interface PipelineOptions {
   flushMs: number;
   batchMax: number;
+  /**
+   * Batches are kept to the size that commits within this many ms at the recent cost per message
+   * (`batch-size-bound.ts`), never below `min(200, batchMax)`; 0 or absent: `batchMax` only.
+   */
+  batchTargetMs?: number;
   retries: number;
   retryBaseMs: number;
   /** Delay of the redelivery asked for when retries run out. */
@@ -88,11 +94,18 @@ export function buildPipeline(
     for (const it of items) it.msg.ack();
   };
 
+  const sizeBound = createBatchSizeBound({
+    min: Math.min(200, opts.batchMax),
+    max: opts.batchMax,
+    targetMs: opts.batchTargetMs ?? 0,
+  });
+
   const processBatch = async (items: BatchItem[]): Promise<PipelineReport[]> => {
     const started = now();
     try {
       const outcome = await lastValueFrom(applyWithRetry(items));
       ackAll(items);
+      sizeBound.observe(items.length, now() - started);
       return [{ type: 'committed', outcome, seconds: (now() - started) / 1000 }];
     } catch (err) {
       if (ports.isTransient(err)) {
@@ -140,7 +153,7 @@ export function buildPipeline(
       msg,
       decoded: decodeMessage(msg.subject, msg.data, msg.receivedAt, msg.validated === true),
     })),
-    batchWhileBusy(opts.batchMax, opts.flushMs, processBatch, opts.concurrency ?? 1, undefined, laneOf),
+    batchWhileBusy(() => sizeBound.current(), opts.flushMs, processBatch, opts.concurrency ?? 1, undefined, laneOf),
     concatMap((reports) => from(reports)),
   );
 }

@@ -1,0 +1,42 @@
+/**
+ * A bound on the batch size from the time batches take (docs/decisions.md, Operations, "Batches bounded by
+ * time"): `current()` is the size a batch can have to commit within `targetMs` at the recent cost per message,
+ * between `min` and `max`. A slower machine (or a slower moment: a store's burst of expensive messages, the
+ * database busy) thus gets smaller batches instead of longer waits, and a fast one keeps `max`.
+ *
+ * The cost per message is a moving average over committed batches, weighted by their size so that the many small
+ * batches of a quiet stream (where the fixed cost of a batch dominates) do not shrink the bound for the next burst.
+ */
+export interface BatchSizeBound {
+  /** A batch of `size` messages committed in `ms`. */
+  observe(size: number, ms: number): void;
+  current(): number;
+}
+
+export interface BatchSizeBoundOptions {
+  min: number;
+  max: number;
+  /** 0 disables the bound (`current()` is always `max`). */
+  targetMs: number;
+  /** Weight of the past in the moving average, per message observed (default: half-life of 5,000 messages). */
+  halfLifeMessages?: number;
+}
+
+export function createBatchSizeBound(opts: BatchSizeBoundOptions): BatchSizeBound {
+  const min = Math.max(1, Math.min(opts.min, opts.max));
+  const halfLife = opts.halfLifeMessages ?? 5000;
+  let msPerMessage: number | null = null;
+  return {
+    observe(size, ms) {
+      if (opts.targetMs <= 0 || size <= 0 || !(ms >= 0)) return;
+      const sample = ms / size;
+      // A batch of `size` messages counts as `size` samples: the past keeps 2^(-size/halfLife) of its weight.
+      const keep = msPerMessage === null ? 0 : 2 ** (-size / halfLife);
+      msPerMessage = keep * (msPerMessage ?? 0) + (1 - keep) * sample;
+    },
+    current() {
+      if (opts.targetMs <= 0 || msPerMessage === null || msPerMessage <= 0) return opts.max;
+      return Math.max(min, Math.min(opts.max, Math.floor(opts.targetMs / msPerMessage)));
+    },
+  };
+}
