@@ -17,6 +17,7 @@
  */
 import { Command, Option } from 'commander';
 import { positiveFraction, positiveInteger } from '../cli-numbers';
+import { benchFairness, type FairnessBenchOptions } from './fairness';
 import { benchIngest, type IngestBenchOptions } from './ingest';
 import { benchPipeline, type PipelineBenchOptions } from './pipeline';
 import { type ApiBenchOptions, benchApi } from './api';
@@ -74,6 +75,14 @@ program
     positiveFraction('daemon-cpu'),
   )
   .action((o: PipelineBenchOptions) => benchPipeline(o));
+
+program
+  .command('fairness')
+  .description("Ten stores, one bursting at 20x then flooding: the other stores' visibility p95 in each phase")
+  .option('--rate <n>', 'events/s of each store (the bursting one: 20 times that)', positiveInteger('rate'), 100)
+  .option('--seconds <n>', 'length of each phase', positiveInteger('seconds'), 20)
+  .option('--stores <n>', 'stores, the first of them bursting', positiveInteger('stores'), 10)
+  .action((o: FairnessBenchOptions) => benchFairness(o));
 
 program
   .command('api')

@@ -197,6 +197,7 @@ export function createBatchWriter(
         deadLettered: dead.length,
         erased: erased.length,
         receivedAt: newEvents.map((e) => e.receivedAt),
+        storeIds: newEvents.map((e) => e.storeId),
         pushes: pushCounts,
       };
     });

@@ -47,6 +47,8 @@ const schema = z
     /** The daemon's CPU niceness: it yields the CPU to the API's reads and PostgreSQL (docs/operations.md). */
     PIPELINE_NICE: z.coerce.number().int().min(0).max(19).default(10),
     PIPELINE_JOBS: z.enum(['on', 'off']).default('on'),
+    /** The visibility histogram by store too: one series per store, for benches and small deployments. */
+    PIPELINE_VISIBILITY_BY_STORE: z.enum(['on', 'off']).default('off'),
     JOB_RECONCILE_CRON: envCron('17 * * * *'),
     JOB_RECONCILE_DAYS: int(3, 1),
     JOB_RECONCILE_REPAIR: z.enum(['true', 'false']).default('true'),
@@ -86,6 +88,7 @@ const schema = z
       partitions,
       batchMax: env.PIPELINE_BATCH_MAX,
       batchTargetMs: env.PIPELINE_BATCH_TARGET_MS,
+      visibilityByStore: env.PIPELINE_VISIBILITY_BY_STORE === 'on',
       flushMs: env.PIPELINE_FLUSH_MS,
       pullMax: env.PIPELINE_PULL_MAX,
       healthPort: env.PIPELINE_HEALTH_PORT,

@@ -94,6 +94,9 @@ export async function startPipeline(
         lastCommitAt = now;
         metrics.lastCommit.set(now / 1000);
         for (const t of o.receivedAt) metrics.visibility.observe((now - t) / 1000);
+        if (config.visibilityByStore && o.storeIds) {
+          o.storeIds.forEach((store, i) => metrics.storeVisibility.observe({ store }, (now - o.receivedAt[i]!) / 1000));
+        }
         if (o.receivedAt.length) metrics.viewFreshness.set((now - Math.max(...o.receivedAt)) / 1000);
         logger.debug(
           { size: o.size, stored: o.stored, duplicates: o.duplicates, dead: o.deadLettered, seconds: r.seconds },

@@ -31,6 +31,13 @@ export function createPipelineMetrics() {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
+    storeVisibility: new Histogram({
+      name: 'pipeline_store_visibility_seconds',
+      help: 'Time from API acceptance of an event to its commit in the views, by store (PIPELINE_VISIBILITY_BY_STORE=on only: one series per store)',
+      labelNames: ['store'] as const,
+      buckets: [0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30, 60, 300],
+      registers: [registry],
+    }),
     visibility: new Histogram({
       name: 'pipeline_visibility_seconds',
       help: 'Time from API acceptance of an event to its commit in the views',

@@ -26,6 +26,8 @@ export interface BatchOutcome {
   erased?: number;
   /** Per-item receive time (epoch ms) for freshness figures. */
   receivedAt: number[];
+  /** The store of each `receivedAt` (same order), for the visibility by store. */
+  storeIds?: string[];
   /** Messages other than storefront events applied, by kind (`order`, `ad_spend`, `link_click`, ...). */
   pushes?: Partial<Record<string, number>>;
 }

@@ -1,0 +1,144 @@
+/**
+ * `npm run bench -- fairness`: ten stores on one deployment, one of them bursting. Each store's demo events are
+ * pushed through the API at a steady rate; the daemon reports the visibility of each store's events
+ * (`pipeline_store_visibility_seconds{store}`, turned on with PIPELINE_VISIBILITY_BY_STORE), read from its metrics.
+ * Three phases of `--seconds` each:
+ * 1. steady: every store at `--rate` events/s;
+ * 2. burst: one store at 20 times that, the nine others unchanged;
+ * 3. flood: that store pushes as fast as the API takes it (a replay of its history), the nine others unchanged.
+ * Printed per phase: the nine other stores' visibility p95 (the worst of them and their median), the bursting
+ * store's, and the events/s each group got in. The target: every other store under 1 s p95 during the burst.
+ */
+import { planDemo } from '../demo/generate';
+import { pushDemo } from '../demo/push';
+import { createStore } from '../../storage/store-registry';
+import { type BenchEnv, committedMessages, startBenchEnv, waitForCommitted } from './bench-env';
+import { histogramQuantileSince, pushPaced } from './pipeline';
+
+export interface FairnessBenchOptions {
+  rate: number;
+  seconds: number;
+  stores: number;
+}
+
+const METRIC = 'pipeline_store_visibility_seconds';
+
+interface Store {
+  storeId: string;
+  ingestKey: string;
+}
+
+/** The histogram lines of one store, with the store label dropped (so the unlabelled readers take them). */
+function ofStore(text: string, storeId: string): string {
+  const label = `store="${storeId}"`;
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith(`${METRIC}_bucket{`) && l.includes(label))
+    .map((l) => l.replace(/\{[^}]*\}/, (labels) => `{le="${/le="([^"]+)"/.exec(labels)?.[1] ?? ''}"}`))
+    .join('\n');
+}
+
+function p95Of(before: string, after: string, storeId: string): number | null {
+  const q = histogramQuantileSince(ofStore(before, storeId), ofStore(after, storeId), 0.95, METRIC);
+  return q === null ? null : Number(q.toFixed(3));
+}
+
+/** Recent storefront events of a demo store of its own (a seed per store and phase). */
+function eventsOf(count: number, seed: number): unknown[] {
+  const demo = planDemo({ events: count, seed, start: new Date(Date.now() - 86_400_000), days: 1 });
+  return [...demo.events()].slice(0, count);
+}
+
+async function phase(
+  env: BenchEnv,
+  name: string,
+  others: readonly Store[],
+  burst: Store,
+  opts: FairnessBenchOptions,
+  burstPush: (events: unknown[]) => Promise<number>,
+  seed: number,
+) {
+  const before = await env.pipelineMetrics();
+  const committedBefore = await committedMessages(env);
+  const started = Date.now();
+  const pushes = others.map((s, i) =>
+    pushPaced(env.apiUrl, s.ingestKey, eventsOf(opts.rate * opts.seconds, seed + i), opts.rate),
+  );
+  const [burstPushed, ...otherPushed] = await Promise.all([
+    burstPush(eventsOf(opts.rate * 20 * opts.seconds, seed + 100)),
+    ...pushes,
+  ]);
+  const pushSeconds = (Date.now() - started) / 1000;
+  const pushed = burstPushed + otherPushed.reduce((a, b) => a + b, 0);
+  await waitForCommitted(env, committedBefore + pushed);
+  const after = await env.pipelineMetrics();
+  const p95s = others.map((s) => p95Of(before, after, s.storeId) ?? Infinity).sort((a, b) => a - b);
+  const result = {
+    phase: name,
+    others_p95_s: { worst: p95s.at(-1), median: p95s[Math.floor(p95s.length / 2)] },
+    burst_store_p95_s: p95Of(before, after, burst.storeId),
+    others_events_per_s: Math.round(otherPushed.reduce((a, b) => a + b, 0) / pushSeconds),
+    burst_events_per_s: Math.round(burstPushed / pushSeconds),
+    seconds_to_committed: Number(((Date.now() - started) / 1000).toFixed(1)),
+  };
+  console.error(`bench: ${name}: ${JSON.stringify(result)}`);
+  return result;
+}
+
+export async function benchFairness(opts: FairnessBenchOptions): Promise<void> {
+  const env = await startBenchEnv({ pipeline: { env: { PIPELINE_VISIBILITY_BY_STORE: 'on' } } });
+  try {
+    const stores: Store[] = [];
+    for (let i = 0; i < opts.stores; i++) {
+      const { store, credentials } = await createStore(env.db, {
+        name: `fair-${i}-${Date.now()}`,
+        timezone: 'UTC',
+        currency: 'USD',
+        lookbackDays: 30,
+      });
+      stores.push({ storeId: store.store_id, ingestKey: credentials.ingest_key });
+    }
+    const [burst, ...others] = stores as [Store, ...Store[]];
+    const paced = (rate: number) => (events: unknown[]) => pushPaced(env.apiUrl, burst.ingestKey, events, rate);
+    const phases = [
+      await phase(
+        env,
+        'steady',
+        others,
+        burst,
+        opts,
+        (e) => paced(opts.rate)(e.slice(0, opts.rate * opts.seconds)),
+        1000,
+      ),
+      await phase(env, 'burst_20x', others, burst, opts, paced(opts.rate * 20), 2000),
+      await phase(
+        env,
+        'flood',
+        others,
+        burst,
+        opts,
+        // A replay of the store's history: a demo store's whole stream, pushed as fast as the API takes it.
+        async () => {
+          const history = planDemo({
+            events: opts.rate * 20 * opts.seconds,
+            seed: 3100,
+            start: new Date(Date.now() - 86_400_000),
+            days: 1,
+          });
+          return (await pushDemo({ apiUrl: env.apiUrl, ingestKey: burst.ingestKey, stream: history, concurrency: 4 }))
+            .events;
+        },
+        3000,
+      ),
+    ];
+    console.log(
+      JSON.stringify(
+        { bench: 'fairness', stores: opts.stores, rate: opts.rate, seconds: opts.seconds, phases },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await env.close();
+  }
+}
