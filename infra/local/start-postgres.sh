@@ -38,7 +38,9 @@ pw=$(cat "$dir/password")
 if as_pg_user "$bindir/pg_ctl" -D "$dir/cluster" status >/dev/null 2>&1; then
   log "PostgreSQL already running ($dir/cluster)"
 else
-  opts="-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories='$dir' -c max_connections=200"
+  # A batch takes an advisory lock per person and identity key it touches: 5,000 new buyers need some 20,000, over
+  # the default lock table (64 per connection). docs/operations.md, PostgreSQL.
+  opts="-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories='$dir' -c max_connections=200 -c max_locks_per_transaction=512"
   [ "${PG_FAST:-0}" = 1 ] && opts="$opts -c fsync=off -c full_page_writes=off"
   as_pg_user "$bindir/pg_ctl" -D "$dir/cluster" -l "$dir/postgres.log" -o "$opts" -w -t 60 start >/dev/null \
     || { log "PostgreSQL did not start; see $dir/postgres.log"; exit 1; }
