@@ -547,6 +547,12 @@ export interface EventEnvelopeBase {
   clientId: string;
   clientIp: string;
   context: Context;
+  /**
+   * Meta's browser id, the `_fbp` cookie of Meta's pixel (`fb.1.<ms>.<random>`), when the tracker saw one: it is
+   * sent on with the purchase to Meta's Conversions API (docs/product.md, Conversions to the ad platforms).
+   * @pattern ^fb\.\d+\.\d+\.[A-Za-z0-9_-]+$
+   */
+  fbp?: string;
   id: string;
   seq: number;
   timestamp: string;

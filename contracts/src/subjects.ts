@@ -17,9 +17,10 @@ export const RECEIVED_AT_HEADER = 'Att-Received-At';
  * the stamp (replayed files, messages of an older version). Bump the version whenever a validator's output
  * changes or it refuses more, so that older messages are validated again (docs/decisions.md, Ingestion).
  * 2: times outside 1000-01-01..8999-12-31 UTC and offsets of 16 hours or more are refused.
+ * 3: an `fbp` member that is not a `_fbp` cookie value is refused.
  */
 export const VALIDATED_HEADER = 'Att-Validated';
-export const VALIDATION_VERSION = '2';
+export const VALIDATION_VERSION = '3';
 
 /** Store push kinds as they appear in subjects. */
 export const PUSH_SUBJECT_NAMES = {

@@ -81,6 +81,7 @@ interface StoredEvent {
   type: string;
   context: { document: { location: { href: string }; referrer: string; title: string } };
   data: Record<string, unknown>;
+  fbp?: string;
 }
 
 /** The raw events the pipeline stored for a client, in the order the browser produced them. */
@@ -261,6 +262,26 @@ describe('a visitor in a real browser', () => {
       await again.close();
       removeProfile(first.profile);
     }
+  });
+
+  it("sends Meta's _fbp cookie with the events once Meta's pixel wrote it, and nothing else in its place", async () => {
+    const shop = await storeForTest();
+    await withBrowser(async (b) => {
+      const page = await b.context.newPage();
+      await open(page, `${site.url}/`);
+      const clientId = await clientIdOf(page);
+      // Meta's pixel writes the cookie after our tracker started; a malformed value is never sent.
+      await page.evaluate('document.cookie = "_fbp=fb.1.1596403881668.1116446470; path=/"');
+      await page.click('text=Shop summer');
+      await page.evaluate('document.cookie = "_fbp=not-a-meta-id; path=/"');
+      await page.click('#to-product');
+      const events = await eventsArrived(shop, clientId, 3);
+      expect(events.map((e) => [new URL(e.context.document.location.href).pathname, e.fbp ?? null])).toEqual([
+        ['/', null],
+        ['/collections/summer', 'fb.1.1596403881668.1116446470'],
+        ['/products/linen-shirt', null],
+      ]);
+    });
   });
 
   it('sends nothing and sets no cookie while consent is withheld; granted, the held events go out', async () => {

@@ -3,6 +3,7 @@
  * (document, navigator, window). `clientIp` is left to the server, which takes it from the request.
  */
 import { uuid } from './ids';
+import { readCookie } from './storage';
 
 export type EventData = Record<string, unknown>;
 
@@ -15,7 +16,12 @@ export interface TrackerEvent {
   type: 'standard';
   context: PageContext;
   data: EventData;
+  /** Meta's browser id (the `_fbp` cookie of Meta's pixel), when the page has one. */
+  fbp?: string;
 }
+
+/** A `_fbp` value as Meta's pixel writes it; anything else is left out (the API would refuse the event). */
+const FBP = /^fb\.\d+\.\d+\.[A-Za-z0-9_-]+$/;
 
 interface LocationSnapshot {
   hash: string;
@@ -96,7 +102,7 @@ export function pageContext(referrer: string): PageContext {
 
 /** An event of this page, without its clientId yet (it is known only once consent is granted). */
 export function newEvent(name: string, data: EventData, seq: number, referrer: string): TrackerEvent {
-  return {
+  const event: TrackerEvent = {
     id: uuid(),
     clientId: '',
     name,
@@ -106,4 +112,8 @@ export function newEvent(name: string, data: EventData, seq: number, referrer: s
     context: pageContext(referrer),
     data,
   };
+  // Read per event: Meta's pixel may write the cookie after the tracker started.
+  const fbp = readCookie('_fbp');
+  if (fbp && fbp.length <= 256 && FBP.test(fbp)) event.fbp = fbp;
+  return event;
 }

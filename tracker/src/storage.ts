@@ -21,10 +21,10 @@ export function lsSet(key: string, value: string | null): void {
 }
 
 export function readCookie(name: string): string | null {
-  const m = new RegExp(`(?:^|;\\s*)${name}=([^;]*)`).exec(document.cookie);
-  if (!m) return null;
   try {
-    return decodeURIComponent(m[1]!);
+    // Reading `document.cookie` throws in sandboxed frames; events are built either way.
+    const m = new RegExp(`(?:^|;\\s*)${name}=([^;]*)`).exec(document.cookie);
+    return m ? decodeURIComponent(m[1]!) : null;
   } catch {
     return null;
   }

@@ -343,11 +343,16 @@ export const EVENT_DATA_SCHEMAS: { readonly [N in EventName]: z.ZodType<EventDat
 /** Any object: the `data` check when the name is unknown. */
 export const anyObjectSchema = z.looseObject({});
 
+/** Meta's `_fbp` cookie value as Meta's pixel writes it: `fb.<subdomain index>.<creation ms>.<random>`. */
+export const FBP_PATTERN = /^fb\.\d+\.\d+\.[A-Za-z0-9_-]+$/;
+const fbpSchema = z.string().max(256).regex(FBP_PATTERN, 'must be a _fbp cookie value (fb.1.<ms>.<random>)');
+
 /** The envelope members but `data`, which is checked per kind afterwards (and passes through here). */
 export const envelopeSchema = z.looseObject({
   clientId: envelopeId,
   clientIp: z.string(),
   context: contextSchema,
+  fbp: fbpSchema.optional(),
   id: envelopeId,
   name: z.enum(EVENT_NAMES),
   seq: z.number(),

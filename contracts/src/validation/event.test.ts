@@ -125,6 +125,25 @@ describe('validateEvent: envelope', () => {
   });
 });
 
+describe('validateEvent: fbp', () => {
+  it("keeps Meta's _fbp cookie value when present, and accepts its absence", () => {
+    const value = accept(sampleEvent('page_viewed', { fbp: 'fb.1.1596403881668.1116446470' })).value;
+    expect(value.fbp).toBe('fb.1.1596403881668.1116446470');
+    expect(accept(sampleEvent('page_viewed')).value.fbp).toBeUndefined();
+  });
+
+  it.each([
+    ['1116446470', 'fbp: must be a _fbp cookie value (fb.1.<ms>.<random>), got "1116446470"'],
+    ['fb.1.1596403881668.', 'fbp: must be a _fbp cookie value (fb.1.<ms>.<random>), got "fb.1.1596403881668."'],
+  ])('rejects %s naming the field', (fbp, message) => {
+    expect(errorsOf(sampleEvent('page_viewed', { fbp }))).toEqual([message]);
+  });
+
+  it('rejects a value that is not a string', () => {
+    expect(errorsOf(withField(sampleEvent('page_viewed'), 'fbp', 42))).toEqual(['fbp: must be a string, got number']);
+  });
+});
+
 describe('validateEvent: timestamp', () => {
   it.each([
     '2025-01-12T04:30:54',
