@@ -2,6 +2,9 @@
  * Webhook destinations of a store and their dead letters, as `store webhook ...` subcommands:
  *   npm run store -- webhook add --store <id> --url <u> [--events "Checkout Started,Added to Cart"]
  *   npm run store -- webhook add --store <id> --kind klaviyo --api-key <pk_...|-> [--url <u>] [--events ...]
+ *   npm run store -- webhook add --store <id> --kind meta_capi --pixel <id> --token <t|-> [--test-event-code <c>]
+ *   npm run store -- webhook add --store <id> --kind google_ads --customer <id> --conversion-action <resource name>
+ *   npm run store -- webhook add --store <id> --kind tiktok_events --pixel <code> --token <t|-> [--test-event-code <c>]
  *   npm run store -- webhook list --store <id>
  *   npm run store -- webhook disable|enable|remove|rotate-secret --store <id> --destination <wd_...>
  *   npm run store -- webhook rotate-key --store <id> --destination <wd_...> --api-key <pk_...|->
@@ -10,7 +13,8 @@
  * The signing secret of a `webhook` destination is printed once, by `add` and `rotate-secret`. The Klaviyo
  * private key of a `klaviyo` destination is never printed; it is stored encrypted under SECRETS_KEY, which `add
  * --kind klaviyo` and `rotate-key` need (`--api-key -` reads it from stdin, out of the shell history). `redrive`
- * needs NATS_URL as well. Also runnable alone: `node --import tsx scripts/webhook-cli.ts webhook ...`.
+ * needs NATS_URL as well. The ad platforms' kinds send purchases, not identity events; their tokens are stored
+ * encrypted like Klaviyo's keys (a google_ads destination uses the store's Google Ads connection instead). Also runnable alone: `node --import tsx scripts/webhook-cli.ts webhook ...`.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { connect } from '@nats-io/transport-node';
@@ -20,6 +24,7 @@ import { createDb, type Db } from '../storage/db';
 import { requireConnection } from './connection-env';
 import { positiveInteger } from './cli-numbers';
 import { getStore } from '../storage/store-registry';
+import { listAdConnections } from '../storage/ad-connections';
 import {
   DESTINATION_KINDS,
   DestinationInputError,
@@ -29,6 +34,7 @@ import {
   type DestinationKind,
 } from '../webhook-worker/src/destination-rules';
 import {
+  createAdPlatformDestination,
   createDestination,
   createKlaviyoDestination,
   getDestination,
@@ -41,6 +47,15 @@ import {
   type WebhookDestination,
 } from '../webhook-worker/src/destination-repo';
 import { KLAVIYO_EVENTS_URL, validateKlaviyoApiKey } from '../webhook-worker/src/klaviyo';
+import {
+  validateAccessToken,
+  validateConversionAction,
+  validateGoogleCustomerId,
+  validateMetaPixelId,
+  validateTestEventCode,
+  validateTikTokPixelCode,
+  type NewAdDestination,
+} from '../webhook-worker/src/conversions/destination-settings';
 import { redriveDeadLetters, type PublishDelivery, type RedriveReport } from '../webhook-worker/src/redrive';
 import { createSecretBox, parseSecretsKey, type SecretBox } from '../storage/secret-box';
 
@@ -123,6 +138,78 @@ async function readApiKey(value: string): Promise<string> {
   }
 }
 
+interface AdPlatformOpts {
+  pixel?: string;
+  token?: string;
+  testEventCode?: string;
+  customer?: string;
+  conversionAction?: string;
+}
+
+/** Runs a validator of the destination settings; its message already names the option. */
+function checked<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof DestinationInputError) throw new CliError(err.message, 1);
+    throw err;
+  }
+}
+
+function required(value: string | undefined, option: string, kind: string): string {
+  if (value === undefined) throw new CliError(`${option} is required for a ${kind} destination`, 1);
+  return value;
+}
+
+/** The settings and token of an ad platform's destination from the options (`--token -` reads stdin). */
+async function adDestinationOf(
+  kind: 'meta_capi' | 'google_ads' | 'tiktok_events',
+  o: AdPlatformOpts,
+): Promise<NewAdDestination> {
+  const testEventCode = o.testEventCode === undefined ? null : checked(() => validateTestEventCode(o.testEventCode!));
+  const token = async (): Promise<string> => {
+    const value = required(o.token, '--token', kind);
+    let text = value;
+    if (value === '-') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      text = Buffer.concat(chunks).toString('utf8');
+    }
+    return checked(() => validateAccessToken(text));
+  };
+  switch (kind) {
+    case 'meta_capi': {
+      const pixelId = checked(() => validateMetaPixelId(required(o.pixel, '--pixel', kind)));
+      return { settings: { kind, pixelId, testEventCode }, accessToken: await token() };
+    }
+    case 'tiktok_events': {
+      const pixelCode = checked(() => validateTikTokPixelCode(required(o.pixel, '--pixel', kind)));
+      return { settings: { kind, pixelCode, testEventCode }, accessToken: await token() };
+    }
+    case 'google_ads': {
+      if (o.token !== undefined) {
+        throw new CliError("--token is not for google_ads: it uses the store's Google Ads connection", 1);
+      }
+      if (testEventCode !== null) throw new CliError('--test-event-code is for meta_capi and tiktok_events only', 1);
+      const customerId = checked(() => validateGoogleCustomerId(required(o.customer, '--customer', kind)));
+      const conversionAction = checked(() =>
+        validateConversionAction(required(o.conversionAction, '--conversion-action', kind), customerId),
+      );
+      return { settings: { kind, customerId, conversionAction }, accessToken: null };
+    }
+  }
+}
+
+/** A google_ads destination uploads with the store's Google Ads connection: refused until there is one. */
+async function requireGoogleConnection(db: Db, storeId: string): Promise<void> {
+  if ((await listAdConnections(db, storeId)).some((c) => c.kind === 'google')) return;
+  throw new CliError(
+    "a google_ads destination uses the store's Google Ads connection, and it has none: add it first with " +
+      '`npm run store -- connection add google --store <id> ...`',
+    1,
+  );
+}
+
 const print = (value: unknown): void => console.log(JSON.stringify(value, null, 2));
 
 /** Runs an action; CliError ends the process with its code and message (and nothing on stdout). */
@@ -191,6 +278,11 @@ export function registerWebhookCommands(program: Command): Command {
       argParser(validateDestinationUrl),
     )
     .option('--api-key <key>', 'kind klaviyo: the private API key (pk_...), or - to read it from stdin')
+    .option('--pixel <id>', 'kind meta_capi: the pixel (dataset) id; kind tiktok_events: the pixel code')
+    .option('--token <token>', 'kinds meta_capi, tiktok_events: the access token (stored encrypted), or - for stdin')
+    .option('--test-event-code <code>', "kinds meta_capi, tiktok_events: send to the platform's test events tool")
+    .option('--customer <id>', 'kind google_ads: the Google Ads customer id (123-456-7890)')
+    .option('--conversion-action <name>', 'kind google_ads: customers/<customer id>/conversionActions/<id>')
     .option(
       '--events <list>',
       `comma-separated identity events, exactly: ${IDENTITY_EVENTS.join(', ')} (default: all six)`,
@@ -199,8 +291,34 @@ export function registerWebhookCommands(program: Command): Command {
     .action(
       action(
         async (
-          opts: StoreOpt & { kind: DestinationKind; url?: string; apiKey?: string; events?: IdentityEventName[] },
+          opts: StoreOpt &
+            AdPlatformOpts & { kind: DestinationKind; url?: string; apiKey?: string; events?: IdentityEventName[] },
         ) => {
+          if (opts.kind === 'meta_capi' || opts.kind === 'google_ads' || opts.kind === 'tiktok_events') {
+            if (opts.url !== undefined || opts.apiKey !== undefined || opts.events !== undefined) {
+              throw new CliError(
+                `--url, --api-key and --events are not for a ${opts.kind} destination: it sends purchases`,
+                1,
+              );
+            }
+            const input = await adDestinationOf(opts.kind, opts);
+            const box = requireSecretBox();
+            await withDb(async (db) => {
+              await requireStore(db, opts.store);
+              if (input.settings.kind === 'google_ads') await requireGoogleConnection(db, opts.store);
+              const d = await createAdPlatformDestination(db, box, opts.store, input);
+              print({ id: d.destination_id, destination_id: d.destination_id, ...input.settings });
+            });
+            return;
+          }
+          const adOption = (['pixel', 'token', 'testEventCode', 'customer', 'conversionAction'] as const).find(
+            (k) => opts[k] !== undefined,
+          );
+          if (adOption)
+            throw new CliError(
+              `--${adOption.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is only for the ad platforms' kinds`,
+              1,
+            );
           const events = opts.events ?? [...IDENTITY_EVENTS];
           if (opts.kind === 'klaviyo') {
             if (opts.apiKey === undefined) throw new CliError('--api-key is required for a klaviyo destination', 1);

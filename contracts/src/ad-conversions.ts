@@ -43,3 +43,6 @@ export interface QueuedPurchase {
   fbp: string;
   clickIds: AdClickIds;
 }
+
+/** The `name` of a queued purchase on the WEBHOOKS stream (its `body` is the `QueuedPurchase` as JSON). */
+export const PURCHASE_DELIVERY_NAME = 'Purchase';

@@ -173,15 +173,21 @@ export interface SourceConnectionResponse {
   data: SourceConnectionData;
 }
 
-/** One identity-event destination. */
-interface DestinationConnectionRecord {
+/** One destination: of the identity events, or of the purchases sent to an ad platform's conversion API. */
+export interface DestinationConnectionRecord {
   id: string;
-  /** `webhook` (a Standard Webhooks endpoint or Klaviyo's Create Event API). */
-  platform_type: 'webhook';
-  /** The destination's host, and `(klaviyo)` for a Klaviyo destination. */
+  /**
+   * `webhook` (a Standard Webhooks endpoint or Klaviyo's Create Event API), or the ad platform's conversion API:
+   * `meta_capi`, `google_ads`, `tiktok_events`.
+   */
+  platform_type: 'webhook' | 'meta_capi' | 'google_ads' | 'tiktok_events';
+  /**
+   * The destination's host, and `(klaviyo)` for a Klaviyo destination; for an ad platform, its pixel or customer
+   * id (and `test events` while it sends to the platform's test events tool).
+   */
   name: string;
   status: 'enabled' | 'disabled';
-  /** Each of the six identity events: whether this destination receives it. */
+  /** Each of the six identity events: whether this destination receives it; `{purchase: true}` for an ad platform. */
   server_config: Record<string, boolean>;
   /** Last successful delivery (`YYYY-MM-DD HH:MM:SS`, store time); null when none yet. */
   last_delivery_at: string | null;

@@ -438,7 +438,8 @@ export const CONNECTION_DESTINATIONS: Table = {
   records: arr(
     obj({
       id: str(),
-      platform_type: str({ oneOf: ['webhook'] }),
+      // docs/product.md, Conversions to the ad platforms: the three ad platforms' kinds beside identity webhooks.
+      platform_type: str({ oneOf: ['webhook', 'meta_capi', 'google_ads', 'tiktok_events'] }),
       name: str(),
       status: str({ oneOf: ['enabled', 'disabled'] }),
       server_config: obj(),

@@ -14,7 +14,8 @@ import type { JsMsg } from '@nats-io/jetstream';
 import { retryDelayMs, type BackoffPolicy } from './backoff';
 import { statusClass, type AttemptResult, type PostWebhookOptions, type StatusClass } from './deliver';
 import { decodeDelivery, parseWebhookSubject } from './delivery-message';
-import type { DeliveryDestination, NewDeadLetter } from './destination-repo';
+import { isAdPlatformDestination, type DeliveryDestination, type NewDeadLetter } from './destination-repo';
+import type { AdDeliveryHandler } from './conversions/ad-delivery';
 import { deliveryRequest } from './destination-request';
 import { isFinalKlaviyoRejection } from './klaviyo';
 
@@ -53,6 +54,8 @@ export interface DeliveryPorts {
   now: () => number;
   /** Uniform in [0, 1). */
   random: () => number;
+  /** Delivers purchases to the ad platforms' destinations (`conversions/ad-delivery.ts`). */
+  adDelivery?: AdDeliveryHandler;
 }
 
 export interface DeliverySettings {
@@ -144,6 +147,18 @@ export function createDeliveryHandler(ports: DeliveryPorts, settings: DeliverySe
       const reason = !destination
         ? 'destination removed'
         : `destination disabled${destination.disabledReason ? `: ${destination.disabledReason}` : ''}`;
+      const outcome = await deadLetterAndAck(
+        msg,
+        { ...dlBase, attempts: attempt - 1, lastStatus: null, lastError: reason },
+        'dead_letter',
+      );
+      observer.handled({ outcome, seq: msg.seq, attempt, reason, ...ids });
+      return outcome;
+    }
+
+    if (isAdPlatformDestination(destination)) {
+      if (ports.adDelivery) return ports.adDelivery(msg, d, destination, signal);
+      const reason = 'this worker does not deliver to ad platforms';
       const outcome = await deadLetterAndAck(
         msg,
         { ...dlBase, attempts: attempt - 1, lastStatus: null, lastError: reason },

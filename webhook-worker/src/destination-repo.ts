@@ -1,13 +1,20 @@
 /**
  * Webhook destinations and dead letters in PostgreSQL (infra/migrations/0005_webhooks.sql,
- * 0008_klaviyo_destinations.sql). The one place that reads a signing secret or a sealed Klaviyo key is
- * `getDestinationForDelivery`; listings never select them.
+ * 0008_klaviyo_destinations.sql, 0024_ad_conversion_destinations.sql). The one place that reads a signing secret,
+ * a sealed Klaviyo key or an ad platform's token is `getDestinationForDelivery`; listings never select them.
  */
 import type { IdentityEventName } from '../../contracts/src/identity-events';
+import { PURCHASE_DELIVERY_NAME } from '../../contracts/src/ad-conversions';
+import { adConnectionSecrets, listAdConnections } from '../../storage/ad-connections';
 import type { Db } from '../../storage/db';
-import { newDestinationId, type DestinationKind } from './destination-rules';
+import { isAdPlatformKind, newDestinationId, type AdPlatformKind, type DestinationKind } from './destination-rules';
 import type { SecretBox } from '../../storage/secret-box';
 import { generateSecret } from './sign';
+import {
+  parseStoredAdSettings,
+  type AdDestinationSettings,
+  type NewAdDestination,
+} from './conversions/destination-settings';
 
 export interface WebhookDestination {
   store_id: string;
@@ -42,7 +49,44 @@ export interface KlaviyoDeliveryDestination extends DeliveryDestinationBase {
   apiKey: { ok: true; value: string } | { ok: false; error: string };
 }
 
-export type DeliveryDestination = WebhookDeliveryDestination | KlaviyoDeliveryDestination;
+/** The credential an ad platform's request is made with. */
+export type AdCredential =
+  | { kind: 'token'; token: string }
+  | {
+      kind: 'google';
+      /** The store's Google Ads connection whose OAuth client and refresh token are used. */
+      connectionId: string;
+      developerToken: string;
+      clientId: string;
+      clientSecret: string;
+      refreshToken: string;
+      loginCustomerId: string | null;
+    };
+
+/** What the delivery worker needs of an ad platform's destination: its settings and credential, or why not. */
+export interface AdPlatformDeliveryDestination extends DeliveryDestinationBase {
+  kind: AdPlatformKind;
+  settings: { ok: true; value: AdDestinationSettings } | { ok: false; error: string };
+  credential: { ok: true; value: AdCredential } | { ok: false; error: string };
+}
+
+export type DeliveryDestination =
+  WebhookDeliveryDestination | KlaviyoDeliveryDestination | AdPlatformDeliveryDestination;
+
+export const isAdPlatformDestination = (d: DeliveryDestination): d is AdPlatformDeliveryDestination =>
+  d.kind !== undefined && isAdPlatformKind(d.kind);
+
+/** The platform's endpoint shown by listings (requests go to the worker's configured base URLs). */
+function displayUrl(settings: AdDestinationSettings): string {
+  switch (settings.kind) {
+    case 'meta_capi':
+      return `https://graph.facebook.com/${settings.pixelId}/events`;
+    case 'google_ads':
+      return `https://googleads.googleapis.com/customers/${settings.customerId}:uploadClickConversions`;
+    case 'tiktok_events':
+      return 'https://business-api.tiktok.com/open_api/v1.3/event/track/';
+  }
+}
 
 const PUBLIC_COLUMNS = 'store_id, destination_id, kind, url, events, enabled, disabled_reason, created_at, updated_at';
 
@@ -84,6 +128,50 @@ export async function createKlaviyoDestination(
   return row!;
 }
 
+/**
+ * A destination of an ad platform's conversion API. Meta's and TikTok's access tokens are stored sealed by `box`
+ * and never returned; a Google Ads destination uses the store's Google Ads connection's credentials.
+ */
+export async function createAdPlatformDestination(
+  db: Db,
+  box: SecretBox,
+  storeId: string,
+  input: NewAdDestination,
+): Promise<WebhookDestination> {
+  const destinationId = newDestinationId();
+  const sealed = input.accessToken === null ? null : box.seal(input.accessToken, apiKeyContext(storeId, destinationId));
+  const [row] = await db.query<WebhookDestination>(
+    'webhook.destination.insert_ad_platform',
+    `insert into webhook_destinations (store_id, destination_id, kind, url, api_key_sealed, settings, events)
+     values ($1, $2, $3, $4, $5, $6::jsonb, $7::text[]) returning ${PUBLIC_COLUMNS}`,
+    [
+      storeId,
+      destinationId,
+      input.settings.kind,
+      displayUrl(input.settings),
+      sealed,
+      JSON.stringify(input.settings),
+      [PURCHASE_DELIVERY_NAME],
+    ],
+  );
+  return row!;
+}
+
+/** The settings (never a token) of a store's ad platform destinations, for listings. */
+export async function adDestinationSettings(db: Db, storeId: string): Promise<Map<string, AdDestinationSettings>> {
+  const rows = await db.query<{ destination_id: string; kind: DestinationKind; settings: unknown }>(
+    'webhook.destination.ad_settings',
+    'select destination_id, kind, settings from webhook_destinations where store_id = $1 and settings is not null',
+    [storeId],
+  );
+  const out = new Map<string, AdDestinationSettings>();
+  for (const r of rows) {
+    const parsed = isAdPlatformKind(r.kind) ? parseStoredAdSettings(r.kind, r.settings) : null;
+    if (parsed) out.set(r.destination_id, parsed);
+  }
+  return out;
+}
+
 export function listDestinations(db: Db, storeId: string): Promise<WebhookDestination[]> {
   return db.query<WebhookDestination>(
     'webhook.destination.list',
@@ -120,21 +208,81 @@ export async function getDestinationForDelivery(
     url: string;
     secret: string | null;
     api_key_sealed: string | null;
+    settings: unknown;
     enabled: boolean;
     disabled_reason: string | null;
   }>(
     'webhook.destination.for_delivery',
-    `select kind, url, secret, api_key_sealed, enabled, disabled_reason from webhook_destinations
+    `select kind, url, secret, api_key_sealed, settings, enabled, disabled_reason from webhook_destinations
      where store_id = $1 and destination_id = $2`,
     [storeId, destinationId],
   );
   const row = rows[0];
   if (!row) return null;
   const base = { storeId, destinationId, url: row.url, enabled: row.enabled, disabledReason: row.disabled_reason };
+  if (isAdPlatformKind(row.kind)) {
+    const settings = parseStoredAdSettings(row.kind, row.settings);
+    if (!settings) {
+      const error = 'the stored settings are incomplete';
+      return { ...base, kind: row.kind, settings: { ok: false, error }, credential: { ok: false, error } };
+    }
+    const credential: AdPlatformDeliveryDestination['credential'] =
+      settings.kind === 'google_ads'
+        ? await googleCredential(db, box, storeId, settings.customerId)
+        : tokenCredential(openApiKey(box, row.api_key_sealed, storeId, destinationId));
+    return { ...base, kind: row.kind, settings: { ok: true, value: settings }, credential };
+  }
   if (row.kind === 'klaviyo') {
     return { ...base, kind: 'klaviyo', apiKey: openApiKey(box, row.api_key_sealed, storeId, destinationId) };
   }
   return { ...base, secrets: row.secret === null ? [] : [row.secret] };
+}
+
+function tokenCredential(key: KlaviyoDeliveryDestination['apiKey']): AdPlatformDeliveryDestination['credential'] {
+  return key.ok ? { ok: true, value: { kind: 'token', token: key.value } } : key;
+}
+
+/**
+ * The OAuth client, refresh token and developer token of the store's Google Ads connection (`connection add
+ * google`): the one of the destination's customer, else the store's only one, since a manager account's
+ * connection can upload for the accounts it manages.
+ */
+async function googleCredential(
+  db: Db,
+  box: SecretBox | null,
+  storeId: string,
+  customerId: string,
+): Promise<AdPlatformDeliveryDestination['credential']> {
+  if (box === null)
+    return { ok: false, error: 'SECRETS_KEY is not configured, so the Google connection cannot be read' };
+  const google = (await listAdConnections(db, storeId)).filter((c) => c.kind === 'google');
+  const connection = google.find((c) => c.accountId === customerId) ?? (google.length === 1 ? google[0] : undefined);
+  if (!connection) {
+    return {
+      ok: false,
+      error:
+        google.length === 0
+          ? 'the store has no Google Ads connection (npm run store -- connection add google ...)'
+          : `none of the store's Google Ads connections is for customer ${customerId}`,
+    };
+  }
+  try {
+    const s = await adConnectionSecrets(db, box, connection.id);
+    return {
+      ok: true,
+      value: {
+        kind: 'google',
+        connectionId: connection.id,
+        developerToken: s.developerToken ?? '',
+        clientId: s.clientId ?? '',
+        clientSecret: s.clientSecret ?? '',
+        refreshToken: s.refreshToken ?? '',
+        loginCustomerId: s.loginCustomer ? s.loginCustomer.replace(/-/g, '') : null,
+      },
+    };
+  } catch (err) {
+    return { ok: false, error: `the Google connection's credentials do not open: ${(err as Error).message}` };
+  }
 }
 
 function openApiKey(

@@ -5,7 +5,7 @@
  * read, a body Klaviyo's API cannot take), the reason: retrying would not help.
  */
 import type { WebhookDelivery } from '../../contracts/src/webhook-delivery';
-import type { DeliveryDestination } from './destination-repo';
+import type { KlaviyoDeliveryDestination, WebhookDeliveryDestination } from './destination-repo';
 import { klaviyoEventBody, klaviyoHeaders, KlaviyoRequestError } from './klaviyo';
 import { InvalidSecretError, standardWebhookHeaders } from './sign';
 
@@ -13,7 +13,7 @@ export type DeliveryRequest =
   { ok: true; url: string; headers: Record<string, string>; body: string } | { ok: false; error: string };
 
 export function deliveryRequest(
-  destination: DeliveryDestination,
+  destination: WebhookDeliveryDestination | KlaviyoDeliveryDestination,
   delivery: WebhookDelivery,
   nowMs: number,
   userAgent: string,

@@ -11,14 +11,29 @@ export class DestinationInputError extends Error {
 
 const MAX_URL_LENGTH = 2048;
 
-/** `webhook`: the payload as the body, signed (Standard Webhooks); `klaviyo`: Klaviyo's Create Event API. */
-export const DESTINATION_KINDS = ['webhook', 'klaviyo'] as const;
+/**
+ * `webhook`: the payload as the body, signed (Standard Webhooks); `klaviyo`: Klaviyo's Create Event API; the ad
+ * platforms' conversion APIs, which take purchases rather than identity events: `meta_capi` (Meta's Conversions
+ * API), `google_ads` (Google Ads click conversions), `tiktok_events` (TikTok's Events API).
+ */
+export const DESTINATION_KINDS = ['webhook', 'klaviyo', 'meta_capi', 'google_ads', 'tiktok_events'] as const;
 export type DestinationKind = (typeof DESTINATION_KINDS)[number];
+
+/** The kinds that send purchases to an ad platform (docs/product.md, Conversions to the ad platforms). */
+export const AD_PLATFORM_KINDS = [
+  'meta_capi',
+  'google_ads',
+  'tiktok_events',
+] as const satisfies readonly DestinationKind[];
+export type AdPlatformKind = (typeof AD_PLATFORM_KINDS)[number];
+
+export const isAdPlatformKind = (kind: DestinationKind): kind is AdPlatformKind =>
+  (AD_PLATFORM_KINDS as readonly string[]).includes(kind);
 
 export function parseDestinationKind(text: string): DestinationKind {
   const kind = DESTINATION_KINDS.find((k) => k === text);
   if (!kind)
-    throw new DestinationInputError(`"${text}" is not a destination kind; use ${DESTINATION_KINDS.join(' or ')}`);
+    throw new DestinationInputError(`--kind: "${text}" is not a destination kind; use ${DESTINATION_KINDS.join(', ')}`);
   return kind;
 }
 

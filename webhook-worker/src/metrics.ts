@@ -40,6 +40,35 @@ export function createWebhookMetrics() {
       help: 'Deliveries being attempted now by this worker',
       registers: [registry],
     }),
+    adConversions: new Counter({
+      name: 'ad_conversions_total',
+      help:
+        'Purchases handled for the ad platforms, by destination, kind (meta_capi, google_ads, tiktok_events) and ' +
+        'outcome (delivered, retry, dead_letter, requeued)',
+      labelNames: ['destination', 'kind', 'outcome'] as const,
+      registers: [registry],
+    }),
+    adRequests: new Counter({
+      name: 'ad_conversion_requests_total',
+      help:
+        'Requests to the ad platforms by destination, kind and verdict: answered (the platform judged each purchase), ' +
+        'retry (rate limit, outage, network), refused (the request as a whole), auth (credential refused), failed',
+      labelNames: ['destination', 'kind', 'verdict'] as const,
+      registers: [registry],
+    }),
+    adRefused: new Counter({
+      name: 'ad_conversion_refused_total',
+      help: 'Purchases the platform refused inside an answered request (Google partial failures), by destination',
+      labelNames: ['destination', 'kind'] as const,
+      registers: [registry],
+    }),
+    adBatchSize: new Histogram({
+      name: 'ad_conversion_batch_size',
+      help: 'Purchases per request to an ad platform, by kind',
+      labelNames: ['kind'] as const,
+      buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2000],
+      registers: [registry],
+    }),
     consumerPending: new Gauge({
       name: 'webhook_consumer_pending',
       help: 'Deliveries of the shared consumer: pending = not yet handed to a worker, ack_pending = in flight or waiting for a retry',

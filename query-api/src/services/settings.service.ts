@@ -17,6 +17,7 @@ import { loadFits } from '../../../storage/data-driven-fits';
 import type {
   DataDrivenStatus,
   DestinationConnectionData,
+  DestinationConnectionRecord,
   ModelSettingRecord,
   SettingGoalsData,
   SettingModelsData,
@@ -236,12 +237,13 @@ export class SettingsService {
       url: string;
       events: string[];
       enabled: boolean;
+      settings: Record<string, unknown> | null;
       last_delivery_at: Date | null;
       last_failure_at: Date | null;
       dead_letters: string;
     }>(
       'settings.destinations',
-      `select d.destination_id, d.kind, d.url, d.events, d.enabled, d.last_delivery_at, d.last_failure_at,
+      `select d.destination_id, d.kind, d.url, d.events, d.settings, d.enabled, d.last_delivery_at, d.last_failure_at,
               (select count(*) from webhook_dead_letters l
                where l.store_id = d.store_id and l.destination_id = d.destination_id and l.redriven_at is null) as dead_letters
        from webhook_destinations d where d.store_id = $1 order by d.created_at, d.destination_id`,
@@ -250,10 +252,8 @@ export class SettingsService {
     return {
       records: rows.map((r) => ({
         id: r.destination_id,
-        platform_type: 'webhook',
-        name: r.kind === 'klaviyo' ? `${hostOf(r.url)} (klaviyo)` : hostOf(r.url),
+        ...destinationKindFields(r),
         status: r.enabled ? 'enabled' : 'disabled',
-        server_config: Object.fromEntries(IDENTITY_EVENTS.map((e) => [e, r.events.includes(e)])),
         last_delivery_at: r.last_delivery_at ? localDateTime(r.last_delivery_at.getTime(), store.timezone) : null,
         failing:
           r.last_failure_at !== null &&
@@ -261,6 +261,43 @@ export class SettingsService {
         dead_letters: Number(r.dead_letters),
       })),
     };
+  }
+}
+
+/** The type, name and events of a destination by its kind (an ad platform's from its settings, never a token). */
+function destinationKindFields(r: {
+  kind: string;
+  url: string;
+  events: string[];
+  settings: Record<string, unknown> | null;
+}): Pick<DestinationConnectionRecord, 'platform_type' | 'name' | 'server_config'> {
+  const setting = (k: string): string => (typeof r.settings?.[k] === 'string' ? r.settings[k] : '');
+  const test = setting('testEventCode') ? ' (test events)' : '';
+  switch (r.kind) {
+    case 'meta_capi':
+      return {
+        platform_type: 'meta_capi',
+        name: `Meta pixel ${setting('pixelId')}${test}`,
+        server_config: { purchase: true },
+      };
+    case 'google_ads':
+      return {
+        platform_type: 'google_ads',
+        name: `Google Ads ${setting('customerId')} ${setting('conversionAction').split('/').pop() ?? ''}`.trim(),
+        server_config: { purchase: true },
+      };
+    case 'tiktok_events':
+      return {
+        platform_type: 'tiktok_events',
+        name: `TikTok pixel ${setting('pixelCode')}${test}`,
+        server_config: { purchase: true },
+      };
+    default:
+      return {
+        platform_type: 'webhook',
+        name: r.kind === 'klaviyo' ? `${hostOf(r.url)} (klaviyo)` : hostOf(r.url),
+        server_config: Object.fromEntries(IDENTITY_EVENTS.map((e) => [e, r.events.includes(e)])),
+      };
   }
 }
 

@@ -10,8 +10,21 @@ import {
   parseEnv,
 } from '../../../runtime/env';
 import { DEFAULT_BACKOFF_MS, MAX_RETRY_AFTER_MS, parseBackoffList } from '../backoff';
+import { DEFAULT_AD_PLATFORM_ENDPOINTS as AD } from '../conversions/ad-requests';
 
 const int = envInt;
+/** An absolute http(s) URL without a trailing slash (a platform's base URL). */
+const baseUrl = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((text) => /^https?:\/\/[^\s/]+/.test(text) && URL.canParse(text), 'must be an absolute http(s) URL')
+    .transform((text) => text.replace(/\/+$/, ''));
+const version = (fallback: string) =>
+  z
+    .string()
+    .regex(/^v[\d.]+$/, 'must look like v21.0')
+    .default(fallback);
 const required = envRequired;
 
 const schema = z
@@ -54,6 +67,17 @@ const schema = z
      * webhooks work and deliveries to `klaviyo` destinations are dead-lettered, saying why.
      */
     SECRETS_KEY: envSecretsKey(),
+    /** The ad platforms' base URLs and pinned API versions (shared with the spend pull; tests point them at fakes). */
+    META_GRAPH_URL: baseUrl(AD.metaGraphUrl),
+    META_API_VERSION: version(AD.metaApiVersion),
+    GOOGLE_ADS_API_URL: baseUrl(AD.googleAdsApiUrl),
+    GOOGLE_ADS_API_VERSION: version(AD.googleAdsApiVersion),
+    GOOGLE_OAUTH_TOKEN_URL: baseUrl(AD.googleOauthTokenUrl),
+    TIKTOK_API_URL: baseUrl(AD.tiktokApiUrl),
+    /** How long a batch of purchases for one ad platform waits for more after its first. */
+    AD_CONVERSIONS_LINGER_MS: int(1000, 0),
+    /** Purchases per request to an ad platform at most (each platform's own limit applies too). */
+    AD_CONVERSIONS_MAX_BATCH: int(500, 1),
   })
   .transform((env) => ({
     natsUrl: env.NATS_URL,
@@ -75,6 +99,18 @@ const schema = z
     dbPool: env.WEBHOOK_DB_POOL,
     userAgent: env.WEBHOOK_USER_AGENT,
     secretsKey: env.SECRETS_KEY,
+    adPlatforms: {
+      endpoints: {
+        metaGraphUrl: env.META_GRAPH_URL,
+        metaApiVersion: env.META_API_VERSION,
+        googleAdsApiUrl: env.GOOGLE_ADS_API_URL,
+        googleAdsApiVersion: env.GOOGLE_ADS_API_VERSION,
+        googleOauthTokenUrl: env.GOOGLE_OAUTH_TOKEN_URL,
+        tiktokApiUrl: env.TIKTOK_API_URL,
+      },
+      lingerMs: env.AD_CONVERSIONS_LINGER_MS,
+      maxBatch: env.AD_CONVERSIONS_MAX_BATCH,
+    },
   }));
 
 export type WebhookWorkerConfig = z.output<typeof schema>;

@@ -31,6 +31,9 @@ import { createDeliveryStatusRecorder } from '../delivery-status';
 import { startHealthServer } from '../../../runtime/health-server';
 import { shutdown } from '../../../runtime/shutdown';
 import type { WebhookWorkerConfig } from './config';
+import { createAdDeliveryHandler, type AdDeliveryObserver } from '../conversions/ad-delivery';
+import { postAdRequest } from '../conversions/ad-http';
+import { createGoogleTokenCache } from '../conversions/google-token';
 
 export interface RunningWebhookWorker {
   metrics: WebhookMetrics;
@@ -89,7 +92,7 @@ export async function startWebhookWorker(
     Date.now,
   );
   const noteStatus = createDeliveryStatusRecorder(db, logger, 5000, Date.now);
-  const observer: DeliveryObserver = {
+  const observer: DeliveryObserver & Pick<AdDeliveryObserver, 'adBatch' | 'adPurchase'> = {
     attempt(a) {
       if (a.outcome !== 'requeued') noteStatus(a.storeId, a.destinationId, a.outcome === 'delivered');
       metrics.attempts.inc({ status: a.statusClass });
@@ -111,6 +114,32 @@ export async function startWebhookWorker(
       if (a.outcome === 'delivered') logger.info(fields, 'webhook attempt');
       else logger.warn(fields, 'webhook attempt');
     },
+    adBatch(b) {
+      metrics.adRequests.inc({ destination: b.destinationId, kind: b.kind, verdict: b.verdict });
+      metrics.adBatchSize.observe({ kind: b.kind }, b.size);
+      if (b.verdict === 'answered' && b.refused > 0) {
+        metrics.adRefused.inc({ destination: b.destinationId, kind: b.kind }, b.refused);
+      }
+      const fields = {
+        store: b.storeId,
+        destination: b.destinationId,
+        kind: b.kind,
+        size: b.size,
+        status: b.status,
+        latency_ms: b.latencyMs,
+        verdict: b.verdict,
+        refused: b.refused,
+        error: b.error,
+        // Meta's remarks on the events it took (a missing parameter, a hash it could not read).
+        notes: b.notes.length ? b.notes.slice(0, 20) : undefined,
+      };
+      if (b.verdict === 'answered' && b.refused === 0 && b.notes.length === 0)
+        logger.info(fields, 'ad platform request');
+      else logger.warn(fields, 'ad platform request');
+    },
+    adPurchase(p) {
+      metrics.adConversions.inc({ destination: p.destinationId, kind: p.kind, outcome: p.outcome });
+    },
     handled(h) {
       metrics.deliveries.inc({ outcome: h.outcome });
       if (h.lagMs !== undefined) metrics.lag.observe(h.lagMs / 1000);
@@ -127,6 +156,21 @@ export async function startWebhookWorker(
       else if (h.outcome === 'requeued') logger.warn(fields, 'webhook delivery handed back for later');
     },
   };
+  const postAd = (request: Parameters<typeof postAdRequest>[0], signal?: AbortSignal) =>
+    postAdRequest(request, { timeoutMs: config.timeoutMs, signal, fetchImpl: deps.fetchImpl });
+  const googleTokens = createGoogleTokenCache(config.adPlatforms.endpoints.googleOauthTokenUrl, postAd, Date.now);
+  const adDelivery = createAdDeliveryHandler(
+    {
+      deadLetter: (dl) => insertDeadLetter(db, dl),
+      post: postAd,
+      googleToken: (c) => googleTokens.accessToken(c),
+      forgetGoogleToken: (id) => googleTokens.forget(id),
+      now: Date.now,
+      random: Math.random,
+    },
+    { ...config.adPlatforms, backoff: config.backoff, userAgent: config.userAgent },
+    observer,
+  );
   const handle = createDeliveryHandler(
     {
       loadDestination: cache.get,
@@ -138,6 +182,7 @@ export async function startWebhookWorker(
       post: (opts) => postWebhook({ ...opts, fetchImpl: deps.fetchImpl }),
       now: Date.now,
       random: Math.random,
+      adDelivery,
     },
     {
       timeoutMs: config.timeoutMs,

@@ -3,15 +3,39 @@
  * meta_capi|google_ads|tiktok_events`), checked before anything is stored. Errors name the option and never quote
  * an access token. Pure.
  */
-import { DestinationInputError } from '../destination-rules';
+import { DestinationInputError, type AdPlatformKind } from '../destination-rules';
 
-export const AD_PLATFORM_KINDS = ['meta_capi', 'google_ads', 'tiktok_events'] as const;
-export type AdPlatformKind = (typeof AD_PLATFORM_KINDS)[number];
-
-export type AdPlatformSettings =
-  | { kind: 'meta_capi'; pixelId: string; accessToken: string; testEventCode: string | null }
+/** What a destination keeps in clear (`webhook_destinations.settings`): ids, never a token. */
+export type AdDestinationSettings =
+  | { kind: 'meta_capi'; pixelId: string; testEventCode: string | null }
   | { kind: 'google_ads'; customerId: string; conversionAction: string }
-  | { kind: 'tiktok_events'; pixelCode: string; accessToken: string; testEventCode: string | null };
+  | { kind: 'tiktok_events'; pixelCode: string; testEventCode: string | null };
+
+/** A destination as the CLI adds it: its settings and, for Meta and TikTok, the access token (stored sealed). */
+export type NewAdDestination =
+  | { settings: Extract<AdDestinationSettings, { kind: 'meta_capi' | 'tiktok_events' }>; accessToken: string }
+  | { settings: Extract<AdDestinationSettings, { kind: 'google_ads' }>; accessToken: null };
+
+/** The settings of a stored row (`settings` jsonb), checked: a row changed by hand fails here, not in a request. */
+export function parseStoredAdSettings(kind: AdPlatformKind, json: unknown): AdDestinationSettings | null {
+  const o = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
+  const text = (k: string): string | null => (typeof o[k] === 'string' ? o[k] : null);
+  switch (kind) {
+    case 'meta_capi': {
+      const pixelId = text('pixelId');
+      return pixelId ? { kind, pixelId, testEventCode: text('testEventCode') } : null;
+    }
+    case 'tiktok_events': {
+      const pixelCode = text('pixelCode');
+      return pixelCode ? { kind, pixelCode, testEventCode: text('testEventCode') } : null;
+    }
+    case 'google_ads': {
+      const customerId = text('customerId');
+      const conversionAction = text('conversionAction');
+      return customerId && conversionAction ? { kind, customerId, conversionAction } : null;
+    }
+  }
+}
 
 /** A Meta pixel (dataset) id: digits. */
 export function validateMetaPixelId(text: string): string {
