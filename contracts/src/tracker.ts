@@ -3,3 +3,19 @@
  * cart under this attribute; an order pushed with it in `note_attributes` joins that visitor's journey.
  */
 export const CART_ATTRIBUTE = '_oa_client_id';
+
+/**
+ * The cart (note) attribute that records a visitor's refusal of tracking consent: `_oa_consent` = `denied` on an
+ * order means nothing of that purchase is sent to the ad platforms (docs/product.md, Conversions to the ad
+ * platforms). A store's consent manager or backend sets it; the tracker writes nothing before consent.
+ */
+export const CONSENT_ATTRIBUTE = '_oa_consent';
+
+/** Whether an order's note attributes say that the buyer withheld tracking consent. */
+export function consentWithheldBy(
+  noteAttributes: ReadonlyArray<{ name?: unknown; value?: unknown }> | null | undefined,
+): boolean {
+  return (noteAttributes ?? []).some(
+    (a) => a.name === CONSENT_ATTRIBUTE && typeof a.value === 'string' && /^(denied|false|no|0)$/i.test(a.value.trim()),
+  );
+}

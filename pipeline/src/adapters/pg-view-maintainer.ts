@@ -22,6 +22,7 @@ import {
 import { type AddedFacts, type PersonFacts, recomputePerson, unchangedThrough } from '../domain/recompute-person';
 import type { MaintainViews, NewFacts } from './pg-batch-writer';
 import { identityEventCandidates, type IdentityEventEnqueuer } from './identity-event-queue';
+import type { AdConversionEnqueuer } from './ad-conversion-queue';
 import { rulesOf, type StoreSettings } from './pg-fact-store';
 import { insertEventFacts, upsertOrderFacts, upsertVariantCosts } from './pg-derived-facts';
 import { IdentityLocksExhaustedError, recordIdentity, updateIdentity } from './pg-identity';
@@ -79,6 +80,8 @@ export interface MaintainerHooks {
   analytics?: boolean;
   /** Queues identity-event webhook deliveries of the batch's new events (before the commit). */
   enqueueIdentityEvents?: IdentityEventEnqueuer;
+  /** Queues the batch's new purchases for the ad platforms' conversion APIs (before the commit). */
+  enqueueAdConversions?: AdConversionEnqueuer;
   /** A conversion rate was missing and 1:1 was assumed. */
   onMissingRate?: (storeId: string, currency: string) => void;
   /**
@@ -282,6 +285,7 @@ async function maintainPersons(ctx: StoreStep, batch: StoreBatch, affected: Affe
       identityEventCandidates(batch.raw, loaded.facts, views),
     );
   }
+  if (hooks.enqueueAdConversions) await hooks.enqueueAdConversions(q, storeId, loaded.facts, views, stored);
   lap('webhooks');
   hooks.onApplied?.({
     storeId,

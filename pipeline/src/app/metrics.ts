@@ -94,6 +94,14 @@ export function createPipelineMetrics() {
       help: 'Identity-event webhook deliveries queued on the WEBHOOKS stream',
       registers: [registry],
     }),
+    adConversions: new Counter({
+      name: 'pipeline_ad_conversions_total',
+      help:
+        "New purchases of stores with an ad platform's destination, by outcome: queued (on the WEBHOOKS stream, once " +
+        'per destination), too_old (more than 7 days old, e.g. a late order push: not sent), consent_withheld (not sent)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
     jobRuns: new Counter({
       name: 'pipeline_job_runs_total',
       help: 'Scheduled job runs by job and outcome',

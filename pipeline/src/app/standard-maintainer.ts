@@ -1,7 +1,11 @@
-/** The view maintenance the daemon runs: views, data-quality metrics, identity-event webhook queueing. */
+/**
+ * The view maintenance the daemon runs: views, data-quality metrics, identity-event webhook queueing, and the
+ * purchases queued for the ad platforms' conversion APIs.
+ */
 import type { Logger } from '../../../runtime/logger';
 import { createViewMaintainer, type MaintainerHooks } from '../adapters/pg-view-maintainer';
 import { createIdentityEventEnqueuer } from '../adapters/identity-event-queue';
+import { createAdConversionEnqueuer } from '../adapters/ad-conversion-queue';
 import type { PipelineDeps } from './daemon';
 
 export function standardMaintainer(
@@ -21,5 +25,12 @@ export function standardMaintainer(
         await js.publish(subject, JSON.stringify(delivery), { msgID: delivery.webhookId });
         metrics.identityEventsQueued.inc();
       }),
+      enqueueAdConversions: createAdConversionEnqueuer(
+        async (subject, delivery) => {
+          await js.publish(subject, JSON.stringify(delivery), { msgID: delivery.webhookId });
+        },
+        Date.now,
+        (_storeId, outcome, n) => metrics.adConversions.inc({ outcome }, n),
+      ),
     });
 }

@@ -1,0 +1,154 @@
+/**
+ * Queues the batch's new purchases for the store's ad platforms' destinations (`meta_capi`, `google_ads`,
+ * `tiktok_events`; docs/product.md, Conversions to the ad platforms). Like the identity events it runs inside the
+ * batch transaction, before its commit, and publishes with a stable Nats-Msg-Id (store, destination, order), so a
+ * retried batch publishes the same ids again (dropped by the stream's duplicate window) and a committed batch has
+ * always queued its purchases. The decisions are the domain's (`domain/ad-conversions.ts`); this loads and sends.
+ */
+import { PURCHASE_DELIVERY_NAME } from '../../../contracts/src/ad-conversions';
+import { consentWithheldBy } from '../../../contracts/src/tracker';
+import { webhookSubject } from '../../../contracts/src/webhook-delivery';
+import type { Query } from '../../../storage/db';
+import { decidePurchase, newPurchases, type BuyerContext } from '../domain/ad-conversions';
+import { webhookId } from '../domain/identity-events';
+import { CONVERSION_KEY } from '../domain/rollups/attribution';
+import type { StoredConversions } from '../domain/rollups/conversions';
+import type { PersonFacts, PersonView } from '../domain/recompute-person';
+import type { PublishDelivery } from './identity-event-queue';
+
+export type AdConversionOutcome = 'queued' | 'too_old' | 'consent_withheld';
+
+interface PersonRow {
+  person_id: string;
+  client_ip: string | null;
+  user_agent: string | null;
+  fbp: string | null;
+  checkout: { data?: { checkout?: Record<string, unknown> } } | null;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** Phone and names from a checkout (the pixel's shape) or an order push (Shopify's), first found wins. */
+function contactOf(source: Record<string, unknown> | null | undefined): {
+  phone: string;
+  firstName: string;
+  lastName: string;
+} {
+  if (!source) return { phone: '', firstName: '', lastName: '' };
+  const address = [
+    source.billingAddress,
+    source.shippingAddress,
+    source.billing_address,
+    source.shipping_address,
+    source.customer,
+  ]
+    .filter(isObj)
+    .find((a) => text(a.firstName) || text(a.first_name) || text(a.phone));
+  return {
+    phone: text(source.phone) || text(address?.phone),
+    firstName: text(address?.firstName) || text(address?.first_name),
+    lastName: text(address?.lastName) || text(address?.last_name),
+  };
+}
+
+export function createAdConversionEnqueuer(
+  publish: PublishDelivery,
+  now: () => number = Date.now,
+  onOutcome?: (storeId: string, outcome: AdConversionOutcome, n: number) => void,
+) {
+  return async function enqueue(
+    q: Query,
+    storeId: string,
+    facts: readonly PersonFacts[],
+    views: readonly PersonView[],
+    stored: StoredConversions,
+  ): Promise<number> {
+    const fresh = newPurchases(views, (goal, key) => stored.has(CONVERSION_KEY.of({ goal, key })));
+    if (fresh.length === 0) return 0;
+    const destinations = await q<{ destination_id: string; kind: string }>(
+      'ad_conversions.destinations',
+      `select destination_id, kind from webhook_destinations
+       where store_id = $1 and enabled and kind in ('meta_capi', 'google_ads', 'tiktok_events')`,
+      [storeId],
+    );
+    if (destinations.length === 0) return 0;
+
+    const personIds = [...new Set(fresh.map((f) => f.personId))];
+    const orderIds = fresh.map((f) => f.conversion.orderId ?? f.conversion.key);
+    const people = await q<PersonRow>(
+      'ad_conversions.buyers',
+      `select p.person_id,
+         (select r.payload->>'clientIp' from raw_events r join clients c on c.store_id = r.store_id and c.client_id = r.client_id
+           where r.store_id = $1 and c.person_id = p.person_id order by r.occurred_at desc limit 1) as client_ip,
+         (select r.payload->'context'->'navigator'->>'userAgent' from raw_events r
+           join clients c on c.store_id = r.store_id and c.client_id = r.client_id
+           where r.store_id = $1 and c.person_id = p.person_id order by r.occurred_at desc limit 1) as user_agent,
+         (select r.payload->>'fbp' from raw_events r join clients c on c.store_id = r.store_id and c.client_id = r.client_id
+           where r.store_id = $1 and c.person_id = p.person_id and r.payload->>'fbp' is not null order by r.occurred_at desc limit 1) as fbp,
+         (select r.payload from raw_events r join clients c on c.store_id = r.store_id and c.client_id = r.client_id
+           where r.store_id = $1 and c.person_id = p.person_id and r.name like 'checkout%'
+           order by r.occurred_at desc limit 1) as checkout
+       from unnest($2::text[]) as p(person_id)`,
+      [storeId, personIds],
+    );
+    const orders = await q<{ order_id: string; payload: Record<string, unknown> }>(
+      'ad_conversions.orders',
+      'select order_id, payload from shop_orders where store_id = $1 and order_id = any($2::text[])',
+      [storeId, orderIds],
+    );
+    const personRow = new Map(people.map((p) => [p.person_id, p]));
+    const orderPayload = new Map(orders.map((o) => [o.order_id, o.payload]));
+    const factsOf = new Map(facts.map((f) => [f.personId, f]));
+    const viewOf = new Map(views.map((v) => [v.personId, v]));
+
+    const counts: Record<AdConversionOutcome, number> = { queued: 0, too_old: 0, consent_withheld: 0 };
+    for (const { personId, conversion } of fresh) {
+      const f = factsOf.get(personId);
+      const v = viewOf.get(personId);
+      if (!f || !v) continue;
+      const orderId = conversion.orderId ?? conversion.key;
+      const row = personRow.get(personId);
+      const order = orderPayload.get(orderId);
+      const fromCheckout = contactOf(row?.checkout?.data?.checkout);
+      const fromOrder = contactOf(order);
+      const clientDetails = isObj(order?.client_details) ? order.client_details : {};
+      const buyer: BuyerContext = {
+        phone: fromCheckout.phone || fromOrder.phone,
+        firstName: fromCheckout.firstName || fromOrder.firstName,
+        lastName: fromCheckout.lastName || fromOrder.lastName,
+        clientIp: row?.client_ip || text(clientDetails.browser_ip) || text(order?.browser_ip),
+        userAgent: row?.user_agent || text(clientDetails.user_agent),
+        fbp: row?.fbp ?? '',
+        consentWithheld: consentWithheldBy(Array.isArray(order?.note_attributes) ? order.note_attributes : null),
+      };
+      const decision = decidePurchase(conversion, v, f, buyer, now());
+      if (decision.kind === 'skip') {
+        counts[decision.reason]++;
+        continue;
+      }
+      const body = JSON.stringify(decision.purchase);
+      const p = decision.purchase;
+      for (const d of destinations) {
+        // Google needs a click id or someone to identify: without either the purchase is not Google's to take.
+        if (d.kind === 'google_ads' && !p.clickIds.google && !p.email && !p.phone) continue;
+        await publish(webhookSubject(storeId, d.destination_id), {
+          webhookId: webhookId(storeId, d.destination_id, orderId, PURCHASE_DELIVERY_NAME),
+          storeId,
+          destinationId: d.destination_id,
+          name: PURCHASE_DELIVERY_NAME,
+          eventId: conversion.eventId ?? orderId,
+          body,
+          enqueuedAt: now(),
+        });
+      }
+      counts.queued++;
+    }
+    for (const outcome of ['queued', 'too_old', 'consent_withheld'] as const) {
+      if (counts[outcome] > 0) onOutcome?.(storeId, outcome, counts[outcome]);
+    }
+    return counts.queued;
+  };
+}
+
+export type AdConversionEnqueuer = ReturnType<typeof createAdConversionEnqueuer>;
