@@ -65,12 +65,18 @@ async function upsertConsumer(jsm: JetStreamManager, stream: string, cfg: Consum
   }
 }
 
-/** The webhook delivery stream and its shared consumer (docs/product.md, Identity events and destinations). */
-export function webhookStreamConfig(opts: NatsSetupOptions): { stream: StreamConfig; consumer: ConsumerConfig } {
+/**
+ * The delivery stream and its two shared consumers: identity-event webhooks, and purchases for the ad platforms
+ * (docs/product.md, Identity events and destinations; Conversions to the ad platforms).
+ */
+export function webhookStreamConfig(opts: NatsSetupOptions): { stream: StreamConfig; consumers: ConsumerConfig[] } {
   const stream = readJson('stream.webhooks.json') as unknown as StreamConfig;
-  const consumer = readJson('consumer.webhooks.json') as unknown as ConsumerConfig;
-  if (opts.ackWaitMs !== undefined) consumer.ack_wait = opts.ackWaitMs * 1_000_000;
-  return { stream: { ...stream, num_replicas: opts.replicas ?? stream.num_replicas }, consumer };
+  const consumers = ['consumer.webhooks.json', 'consumer.ad-conversions.json'].map((file) => {
+    const consumer = readJson(file) as unknown as ConsumerConfig;
+    if (opts.ackWaitMs !== undefined) consumer.ack_wait = opts.ackWaitMs * 1_000_000;
+    return consumer;
+  });
+  return { stream: { ...stream, num_replicas: opts.replicas ?? stream.num_replicas }, consumers };
 }
 
 export async function setupNats(nc: NatsConnection, opts: NatsSetupOptions): Promise<void> {
@@ -82,5 +88,5 @@ export async function setupNats(nc: NatsConnection, opts: NatsSetupOptions): Pro
   }
   const webhooks = webhookStreamConfig(opts);
   await upsertStream(jsm, webhooks.stream);
-  await upsertConsumer(jsm, webhooks.stream.name, webhooks.consumer);
+  for (const consumer of webhooks.consumers) await upsertConsumer(jsm, webhooks.stream.name, consumer);
 }

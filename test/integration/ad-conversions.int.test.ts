@@ -134,10 +134,17 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 const bigOrderId = (): string => `70000000000${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 
 /** A completed checkout with the email and phone of Meta's documented examples. */
-function purchase(client: string, at: number, orderId: string, amount: number, fbp?: string): StorefrontEvent {
+function purchase(
+  client: string,
+  at: number,
+  orderId: string,
+  amount: number,
+  fbp?: string,
+  email = 'John_Smith@gmail.com',
+): StorefrontEvent {
   const ev = checkoutCompleted(
     { client, at: iso(at) },
-    { orderId, token: randomUUID().replace(/-/g, ''), amount, email: 'John_Smith@gmail.com' },
+    { orderId, token: randomUUID().replace(/-/g, ''), amount, email },
   );
   if (ev.name === 'checkout_completed') ev.data.checkout.phone = '+1 (650) 555-1212';
   return fbp ? { ...ev, fbp } : ev;
@@ -537,5 +544,58 @@ describe('the CLI and the destination list', () => {
       ...listed,
     });
     expect(JSON.stringify(records)).not.toContain(META_TOKEN);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The store's queued purchases (subjects `adc.<store>.*`) whose bytes hold `needle`, read by the server's lookup. */
+async function queuedHolding(storeId: string, needle: string): Promise<number> {
+  let found = 0;
+  for (let seq = 1; ;) {
+    const answer = (
+      await pipeline.nc.request(
+        '$JS.API.STREAM.MSG.GET.WEBHOOKS',
+        JSON.stringify({ next_by_subj: `adc.${storeId}.>`, seq }),
+      )
+    ).json<{ message?: { seq: number; data?: string } }>();
+    if (!answer.message) return found;
+    if (Buffer.from(answer.message.data ?? '', 'base64').includes(needle)) found++;
+    seq = answer.message.seq + 1;
+  }
+}
+
+describe('erasure', () => {
+  it("takes the buyer's purchases still queued for the platforms out of the stream", async () => {
+    const s = await shopWithDestinations();
+    let release: () => void = () => undefined;
+    fake.hold = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const orderId = bigOrderId();
+      const email = `erase.${randomUUID().slice(0, 8)}@example.com`;
+      await send(api.url, s.shop.credentials.ingest_key, db, s.storeId, [
+        purchase(randomUUID(), Date.now() - HOUR, orderId, 15, undefined, email),
+      ]);
+      // The worker sent each platform its request and waits for the answers: the messages are still stored.
+      await waitFor(
+        () =>
+          Promise.resolve(new Set(fake.requests.filter((r) => r.eventIds.includes(orderId)).map((r) => r.platform))),
+        (platforms) => platforms.size === 3,
+      );
+      expect(await queuedHolding(s.storeId, email)).toBe(3);
+
+      const res = await fetch(`${api.url}/v2-4-2/api/privacy/erase`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ApiKey: s.shop.credentials.api_key },
+        body: JSON.stringify({ email }),
+      });
+      expect(res.status).toBe(200);
+      const removed = ((await res.json()) as { data: { removed: Record<string, number> } }).data.removed;
+      expect(removed.webhook_messages).toBe(3);
+      expect(await queuedHolding(s.storeId, email)).toBe(0);
+    } finally {
+      release();
+      fake.hold = null;
+    }
   });
 });

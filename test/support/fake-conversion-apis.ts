@@ -4,7 +4,8 @@
  * endpoint, and TikTok's `/open_api/v1.3/event/track/`. It answers with the recorded answers of
  * test/fixtures/{meta,google-ads,tiktok} (their sources in each folder's README.md). Hooks: `refuse` (order ids
  * the platform refuses: Meta and TikTok refuse the whole request holding one, Google only that conversion, as
- * their APIs do), `next` (answers to give first, e.g. a 429 with Retry-After), `delayMs` (a slow platform).
+ * their APIs do), `next` (answers to give first, e.g. a 429 with Retry-After), `delayMs` (a slow platform), `hold`
+ * (answers wait until a promise settles: requests in flight for as long as a test needs).
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -42,6 +43,8 @@ export interface FakeConversionApis {
   refuse: Set<string>;
   next: Record<ConversionPlatform, ScriptedAnswer[]>;
   delayMs: number;
+  /** While set, the platforms' answers wait for it (the OAuth token endpoint's do not). */
+  hold: Promise<void> | null;
   /** Requests to one platform that carried `eventId`. */
   carrying(platform: ConversionPlatform, eventId: string): ConversionRequest[];
   close(): Promise<void>;
@@ -62,6 +65,7 @@ export async function startFakeConversionApis(): Promise<FakeConversionApis> {
     refuse: new Set<string>(),
     next: { meta: [], google: [], tiktok: [] } as Record<ConversionPlatform, ScriptedAnswer[]>,
     delayMs: 0,
+    hold: null as Promise<void> | null,
   };
 
   function answer(platform: ConversionPlatform, body: unknown): ScriptedAnswer {
@@ -141,7 +145,8 @@ export async function startFakeConversionApis(): Promise<FakeConversionApis> {
           res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers });
           res.end(JSON.stringify(a.body));
         };
-        if (state.delayMs > 0) setTimeout(reply, state.delayMs);
+        if (platform !== 'oauth' && state.hold) void state.hold.then(reply);
+        else if (state.delayMs > 0) setTimeout(reply, state.delayMs);
         else reply();
       };
       let platform: ConversionPlatform | null = null;

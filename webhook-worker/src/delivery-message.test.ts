@@ -34,8 +34,10 @@ describe('decodeDelivery', () => {
 });
 
 describe('parseWebhookSubject', () => {
-  it('reads wh.<store>.<destination>', () => {
+  it('reads wh.<store>.<destination> and adc.<store>.<destination>', () => {
     expect(parseWebhookSubject('wh.st_a.wd_b')).toEqual({ storeId: 'st_a', destinationId: 'wd_b' });
+    expect(parseWebhookSubject('adc.st_a.wd_b')).toEqual({ storeId: 'st_a', destinationId: 'wd_b' });
+    expect(parseWebhookSubject('xy.st_a.wd_b')).toBeNull();
     expect(parseWebhookSubject('ev.1.st_a.x')).toBeNull();
     expect(parseWebhookSubject('wh.st_a')).toBeNull();
   });

@@ -32,9 +32,12 @@ export function decodeDelivery(data: Uint8Array): DecodeResult {
   return { ok: true, delivery: parsed.data };
 }
 
-/** Store and destination of a `wh.<storeId>.<destinationId>` subject (for messages that do not decode). */
+/**
+ * Store and destination of a `wh.<storeId>.<destinationId>` or `adc.<storeId>.<destinationId>` subject (for
+ * messages that do not decode).
+ */
 export function parseWebhookSubject(subject: string): { storeId: string; destinationId: string } | null {
   const parts = subject.split('.');
-  if (parts.length !== 3 || parts[0] !== 'wh') return null;
+  if (parts.length !== 3 || (parts[0] !== 'wh' && parts[0] !== 'adc')) return null;
   return { storeId: parts[1] ?? '', destinationId: parts[2] ?? '' };
 }

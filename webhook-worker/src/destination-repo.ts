@@ -464,6 +464,8 @@ export interface RedriveCandidate {
   body: string;
   /** null when the destination was removed. */
   destinationEnabled: boolean | null;
+  /** The destination's kind (null when it was removed): an ad platform's purchases go back to their own subject. */
+  destinationKind: DestinationKind | null;
 }
 
 export async function deadLettersToRedrive(db: Db, f: DeadLetterFilter): Promise<RedriveCandidate[]> {
@@ -474,9 +476,10 @@ export async function deadLettersToRedrive(db: Db, f: DeadLetterFilter): Promise
     event_name: string;
     body: string;
     enabled: boolean | null;
+    kind: DestinationKind | null;
   }>(
     'webhook.dead_letter.to_redrive',
-    `select l.id, l.destination_id, l.webhook_id, l.event_name, l.body, d.enabled
+    `select l.id, l.destination_id, l.webhook_id, l.event_name, l.body, d.enabled, d.kind
      from webhook_dead_letters l
      left join webhook_destinations d on d.store_id = l.store_id and d.destination_id = l.destination_id
      where l.store_id = $1 and ($2::text is null or l.destination_id = $2) and ($3::bigint is null or l.id = $3)
@@ -491,6 +494,7 @@ export async function deadLettersToRedrive(db: Db, f: DeadLetterFilter): Promise
     eventName: r.event_name,
     body: r.body,
     destinationEnabled: r.enabled,
+    destinationKind: r.kind,
   }));
 }
 

@@ -71,8 +71,10 @@ export function createWebhookMetrics() {
     }),
     consumerPending: new Gauge({
       name: 'webhook_consumer_pending',
-      help: 'Deliveries of the shared consumer: pending = not yet handed to a worker, ack_pending = in flight or waiting for a retry',
-      labelNames: ['state'] as const,
+      help:
+        'Deliveries of a shared consumer (webhook-worker: identity events; ad-conversions: purchases for the ad ' +
+        'platforms): pending = not yet handed to a worker, ack_pending = in flight or waiting for a retry',
+      labelNames: ['consumer', 'state'] as const,
       registers: [registry],
     }),
   };

@@ -4,9 +4,10 @@
  * does not drop it, and the dead letter is marked redriven. A redriven delivery starts a fresh retry schedule.
  * Dead letters of a disabled or removed destination are skipped: enable the destination first.
  */
-import { webhookSubject, type WebhookDelivery } from '../../contracts/src/webhook-delivery';
+import { adConversionSubject, webhookSubject, type WebhookDelivery } from '../../contracts/src/webhook-delivery';
 import type { Db } from '../../storage/db';
 import { deadLettersToRedrive, markRedriven, type DeadLetterFilter } from './destination-repo';
+import { isAdPlatformKind } from './destination-rules';
 
 /** Publishes one delivery with a Nats-Msg-Id and waits for the stream's ack. */
 export type PublishDelivery = (subject: string, delivery: WebhookDelivery, msgId: string) => Promise<void>;
@@ -48,7 +49,8 @@ export async function redriveDeadLetters(
       body: dl.body,
       enqueuedAt: now(),
     };
-    await publish(webhookSubject(filter.storeId, dl.destinationId), delivery, redriveMsgId(dl.webhookId, dl.id));
+    const subject = dl.destinationKind && isAdPlatformKind(dl.destinationKind) ? adConversionSubject : webhookSubject;
+    await publish(subject(filter.storeId, dl.destinationId), delivery, redriveMsgId(dl.webhookId, dl.id));
     await markRedriven(db, dl.id);
     report.redriven.push(ref);
   }

@@ -7,7 +7,7 @@
  */
 import { PURCHASE_DELIVERY_NAME } from '../../../contracts/src/ad-conversions';
 import { consentWithheldBy } from '../../../contracts/src/tracker';
-import { webhookSubject } from '../../../contracts/src/webhook-delivery';
+import { adConversionSubject } from '../../../contracts/src/webhook-delivery';
 import type { Query } from '../../../storage/db';
 import { decidePurchase, newPurchases, type BuyerContext } from '../domain/ad-conversions';
 import { webhookId } from '../domain/identity-events';
@@ -132,7 +132,7 @@ export function createAdConversionEnqueuer(
       for (const d of destinations) {
         // Google needs a click id or someone to identify: without either the purchase is not Google's to take.
         if (d.kind === 'google_ads' && !p.clickIds.google && !p.email && !p.phone) continue;
-        await publish(webhookSubject(storeId, d.destination_id), {
+        await publish(adConversionSubject(storeId, d.destination_id), {
           webhookId: webhookId(storeId, d.destination_id, orderId, PURCHASE_DELIVERY_NAME),
           storeId,
           destinationId: d.destination_id,

@@ -6,7 +6,7 @@
 import { JetStreamApiCodes, JetStreamApiError, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { EVENTS_STREAM, EVENTS_SUBJECT_PREFIX } from '../../../contracts/src/subjects';
-import { WEBHOOKS_STREAM } from '../../../contracts/src/webhook-delivery';
+import { storeDeliverySubjects, WEBHOOKS_STREAM } from '../../../contracts/src/webhook-delivery';
 
 /** Deletions in flight at once: each is a request to the server. */
 const DELETES_IN_FLIGHT = 128;
@@ -65,20 +65,26 @@ export async function messagesContaining(
   }
 }
 
-/** Deletes the store's queued identity-event deliveries that name the person; returns how many. */
+/** Deletes the store's queued deliveries (identity events, purchases for the ad platforms) that name the person. */
 export async function eraseQueuedDeliveries(
   nc: NatsConnection,
   jsm: JetStreamManager,
   storeId: string,
   needles: readonly string[],
 ): Promise<number> {
-  const seqs = await messagesContaining(nc, WEBHOOKS_STREAM, `wh.${storeId}.>`, needles);
+  const seqs: number[] = [];
+  for (const filter of storeDeliverySubjects(storeId)) {
+    seqs.push(...(await messagesContaining(nc, WEBHOOKS_STREAM, filter, needles)));
+  }
   return deleteStreamMessages(jsm, seqs, WEBHOOKS_STREAM);
 }
 
 /** Purges every message of a store from both streams; returns how many went. */
 export async function purgeStoreMessages(jsm: JetStreamManager, storeId: string): Promise<number> {
   const events = await jsm.streams.purge(EVENTS_STREAM, { filter: `${EVENTS_SUBJECT_PREFIX}.*.${storeId}.>` });
-  const webhooks = await jsm.streams.purge(WEBHOOKS_STREAM, { filter: `wh.${storeId}.>` });
-  return events.purged + webhooks.purged;
+  let deliveries = 0;
+  for (const filter of storeDeliverySubjects(storeId)) {
+    deliveries += (await jsm.streams.purge(WEBHOOKS_STREAM, { filter })).purged;
+  }
+  return events.purged + deliveries;
 }

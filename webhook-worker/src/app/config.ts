@@ -78,6 +78,8 @@ const schema = z
     AD_CONVERSIONS_LINGER_MS: int(1000, 0),
     /** Purchases per request to an ad platform at most (each platform's own limit applies too). */
     AD_CONVERSIONS_MAX_BATCH: int(500, 1),
+    /** Purchases a worker holds at once (waiting for their batch or in a request): bounds its memory. */
+    AD_CONVERSIONS_IN_FLIGHT: int(2000, 1),
   })
   .transform((env) => ({
     natsUrl: env.NATS_URL,
@@ -110,6 +112,7 @@ const schema = z
       },
       lingerMs: env.AD_CONVERSIONS_LINGER_MS,
       maxBatch: env.AD_CONVERSIONS_MAX_BATCH,
+      inFlight: env.AD_CONVERSIONS_IN_FLIGHT,
     },
   }));
 

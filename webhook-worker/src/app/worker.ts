@@ -1,13 +1,14 @@
 /**
  * The webhook delivery worker (docs/product.md, Identity events and destinations): PostgreSQL, NATS, the
- * delivery loop over the shared `webhook-worker` consumer, the health/metrics server. `main.ts` runs it as a
+ * delivery loops over the shared `webhook-worker` consumer (identity events) and `ad-conversions` consumer
+ * (purchases for the ad platforms), the health/metrics server. `main.ts` runs it as a
  * daemon (run any number of them); tests start it in-process with `startWebhookWorker`. Draining stops
  * pulling and finishes the attempts in flight within WEBHOOK_SHUTDOWN_TIMEOUT_MS.
  */
 import type { Server } from 'node:http';
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { WEBHOOK_CONSUMER, WEBHOOKS_STREAM } from '../../../contracts/src/webhook-delivery';
+import { AD_CONVERSIONS_CONSUMER, WEBHOOK_CONSUMER, WEBHOOKS_STREAM } from '../../../contracts/src/webhook-delivery';
 import type { Db } from '../../../storage/db';
 import { connectDependencies, dependencyChecks, retryStartup } from '../../../runtime/lifecycle';
 import type { Logger } from '../../../runtime/logger';
@@ -66,12 +67,17 @@ export async function startWebhookWorker(
     metrics.dbQuery,
   );
   const js = jetstream(nc);
-  const info = await retryStartup(
-    `consumer ${WEBHOOK_CONSUMER} of stream ${WEBHOOKS_STREAM} (created by npm run nats:setup)`,
-    () => jsm.consumers.info(WEBHOOKS_STREAM, WEBHOOK_CONSUMER),
+  const infos = await retryStartup(
+    `consumers ${WEBHOOK_CONSUMER} and ${AD_CONVERSIONS_CONSUMER} of stream ${WEBHOOKS_STREAM} (created by npm run nats:setup)`,
+    () =>
+      Promise.all([
+        jsm.consumers.info(WEBHOOKS_STREAM, WEBHOOK_CONSUMER),
+        jsm.consumers.info(WEBHOOKS_STREAM, AD_CONVERSIONS_CONSUMER),
+      ]),
     { logger, timeoutMs: config.startupTimeoutMs },
   );
-  const ackWaitMs = Math.max(1000, Math.round((info.config.ack_wait ?? 30e9) / 1e6));
+  // Messages in hand are kept alive with working() at half the shorter ack_wait of the two consumers.
+  const ackWaitMs = Math.max(1000, Math.min(...infos.map((i) => Math.round((i.config.ack_wait ?? 30e9) / 1e6))));
   if (config.timeoutMs >= ackWaitMs) {
     logger.warn(
       { timeoutMs: config.timeoutMs, ackWaitMs },
@@ -194,34 +200,48 @@ export async function startWebhookWorker(
     observer,
   );
 
-  const consumer = await js.consumers.get(WEBHOOKS_STREAM, WEBHOOK_CONSUMER);
-  const messages = await consumer.consume({ max_messages: config.concurrency });
-  const loop = runDeliveryLoop(
-    messages,
-    async (m, signal) => {
-      metrics.inFlight.inc();
-      try {
-        await handle(fromJsMsg(m), signal);
-      } finally {
-        metrics.inFlight.dec();
-      }
-    },
+  // Two loops over the one stream: identity webhooks, a few attempts at once; purchases for the ad platforms,
+  // many at once, since each waits in memory for its platform's batch (docs/decisions.md, Conversions to the ad
+  // platforms).
+  const startLoop = async (consumerName: string, concurrency: number) => {
+    const consumer = await js.consumers.get(WEBHOOKS_STREAM, consumerName);
+    const messages = await consumer.consume({ max_messages: concurrency });
+    return runDeliveryLoop(
+      messages,
+      async (m, signal) => {
+        metrics.inFlight.inc();
+        try {
+          await handle(fromJsMsg(m), signal);
+        } finally {
+          metrics.inFlight.dec();
+        }
+      },
+      {
+        concurrency,
+        release: (m) => m.nak(),
+        onError: (err) => logger.error({ err, consumer: consumerName }, 'webhook handler failed'),
+      },
+    );
+  };
+  const loops = [
+    { consumer: WEBHOOK_CONSUMER, loop: await startLoop(WEBHOOK_CONSUMER, config.concurrency) },
     {
-      concurrency: config.concurrency,
-      release: (m) => m.nak(),
-      onError: (err) => logger.error({ err }, 'webhook handler failed'),
+      consumer: AD_CONVERSIONS_CONSUMER,
+      loop: await startLoop(AD_CONVERSIONS_CONSUMER, config.adPlatforms.inFlight),
     },
-  );
+  ];
   const lifecycle = shutdown(logger);
 
   const pendingTimer = setInterval(() => {
-    void jsm.consumers
-      .info(WEBHOOKS_STREAM, WEBHOOK_CONSUMER)
-      .then((i) => {
-        metrics.consumerPending.set({ state: 'pending' }, i.num_pending);
-        metrics.consumerPending.set({ state: 'ack_pending' }, i.num_ack_pending);
-      })
-      .catch(() => undefined);
+    for (const { consumer } of loops) {
+      void jsm.consumers
+        .info(WEBHOOKS_STREAM, consumer)
+        .then((i) => {
+          metrics.consumerPending.set({ consumer, state: 'pending' }, i.num_pending);
+          metrics.consumerPending.set({ consumer, state: 'ack_pending' }, i.num_ack_pending);
+        })
+        .catch(() => undefined);
+    }
   }, 5000);
   pendingTimer.unref();
 
@@ -234,29 +254,34 @@ export async function startWebhookWorker(
         checks: {
           ...dependencyChecks({ isDraining: lifecycle.isDraining, nc, db }),
           consumer: async () => {
-            const i = await jsm.consumers.info(WEBHOOKS_STREAM, WEBHOOK_CONSUMER);
-            const attached = loop.isRunning();
-            return {
-              ok: attached,
-              detail: attached
-                ? `${WEBHOOK_CONSUMER} attached; ${i.num_pending} pending, ${i.num_ack_pending} in flight or waiting to retry`
-                : `${WEBHOOK_CONSUMER} not attached`,
-            };
+            const details = await Promise.all(
+              loops.map(async ({ consumer, loop }) => {
+                if (!loop.isRunning()) return { ok: false, detail: `${consumer} not attached` };
+                const i = await jsm.consumers.info(WEBHOOKS_STREAM, consumer);
+                return {
+                  ok: true,
+                  detail: `${consumer} attached; ${i.num_pending} pending, ${i.num_ack_pending} in flight or waiting to retry`,
+                };
+              }),
+            );
+            return { ok: details.every((d) => d.ok), detail: details.map((d) => d.detail).join('; ') };
           },
         },
       });
 
   const stop = lifecycle.stopWith({
     drain: async () => {
-      logger.info({ inFlight: loop.inFlight() }, 'draining: stop pulling, finish the attempts in flight');
-      await loop.stop(config.shutdownTimeoutMs);
+      const inFlight = loops.reduce((n, l) => n + l.loop.inFlight(), 0);
+      logger.info({ inFlight }, 'draining: stop pulling, finish the attempts in flight');
+      await Promise.all(loops.map((l) => l.loop.stop(config.shutdownTimeoutMs)));
       clearInterval(pendingTimer);
     },
     nc,
     db,
     healthServer,
   });
-  const done = loop.done.then(() => (lifecycle.isDraining() ? stop() : undefined));
+  // Either loop ending outside a drain (its consumer deleted) ends the worker, which the supervisor restarts.
+  const done = Promise.race(loops.map((l) => l.loop.done)).then(() => (lifecycle.isDraining() ? stop() : undefined));
 
   return { metrics, db, nc, healthServer, done, stop, isDraining: lifecycle.isDraining };
 }
