@@ -1,5 +1,6 @@
 import { adPlatformRequest, DEFAULT_AD_PLATFORM_ENDPOINTS, judgeAdAnswer, type AdAnswer } from './ad-requests';
 import type { QueuedPurchase } from '../../../contracts/src/ad-conversions';
+import { conversionFixture } from '../../../test/support/fake-conversion-apis';
 
 const answer = (status: number, body: unknown, retryAfterMs: number | null = null): AdAnswer => ({
   status,
@@ -88,6 +89,13 @@ describe('judgeAdAnswer', () => {
       error: 'Meta error 100/2804003: Invalid parameter',
     });
     expect(judgeAdAnswer('meta_capi', answer(503, null), 1).kind).toBe('retry');
+    // The business-use-case limits of Meta's rate-limiting pages, and the permission codes of "Handling Errors".
+    for (const code of [80000, 80003, 80014, 613, 368]) {
+      expect(judgeAdAnswer('meta_capi', answer(400, { error: { code, message: 'limit' } }), 2).kind).toBe('retry');
+    }
+    for (const code of [10, 200, 294]) {
+      expect(judgeAdAnswer('meta_capi', answer(403, { error: { code, message: 'permission' } }), 2).kind).toBe('auth');
+    }
   });
 
   it("Google: a partialFailureError refuses its conversions by index; RESOURCE_EXHAUSTED retries after Google's delay", () => {
@@ -136,5 +144,60 @@ describe('judgeAdAnswer', () => {
       error: 'TikTok code 40002: bad param',
     });
     expect(judgeAdAnswer('tiktok_events', answer(502, '<html>'), 1).kind).toBe('retry');
+    // The codes of TikTok's Business API SDK (tiktok_business/tiktok_code.py).
+    expect(judgeAdAnswer('tiktok_events', answer(200, { code: 40102, message: 'expired' }), 1).kind).toBe('auth');
+    for (const code of [40132, 51010, 52001, 60001, 61000]) {
+      expect(judgeAdAnswer('tiktok_events', answer(200, { code, message: 'later' }), 2).kind).toBe('retry');
+    }
+  });
+
+  it('reads the recorded answers of test/fixtures as their platforms meant them', () => {
+    const fixture = conversionFixture;
+    // Meta: the recorded "Event Timestamp Too Old" refusal, the ad-account throttle, an expired session.
+    expect(judgeAdAnswer('meta_capi', answer(400, fixture('meta/capi-error-invalid-parameter.json')), 1)).toEqual({
+      kind: 'refused',
+      error:
+        'Meta error 100/2804003: Event Timestamp Too Old: The timestamp for this event is too far in the past. ' +
+        'Events need to be sent from your server within 7 days of when they occurred. ' +
+        'Enter a timestamp that has occurred within the last 7 days.',
+    });
+    expect(judgeAdAnswer('meta_capi', answer(400, fixture('meta/error-rate-limit.json')), 2).kind).toBe('retry');
+    expect(judgeAdAnswer('meta_capi', answer(400, fixture('meta/error-expired-token.json')), 2).kind).toBe('auth');
+    // Google: the recorded partial failure refuses the second of two conversions and takes the first.
+    expect(
+      judgeAdAnswer('google_ads', answer(200, fixture('google-ads/upload-click-conversions-partial-failure.json')), 2),
+    ).toEqual({
+      kind: 'answered',
+      verdicts: [
+        { ok: true },
+        { ok: false, error: 'refused by Google: UNPARSEABLE_GCLID: The imported gclid could not be decoded.' },
+      ],
+      notes: [],
+    });
+    expect(judgeAdAnswer('google_ads', answer(200, fixture('google-ads/upload-click-conversions-ok.json')), 1)).toEqual(
+      {
+        kind: 'answered',
+        verdicts: [{ ok: true }],
+        notes: [],
+      },
+    );
+    expect(judgeAdAnswer('google_ads', answer(401, fixture('google-ads/error-unauthenticated.json')), 1).kind).toBe(
+      'auth',
+    );
+    // TikTok: its code decides; the recorded answers of its v1.3 Business API.
+    expect(judgeAdAnswer('tiktok_events', answer(200, fixture('tiktok/events-track-ok.json')), 2).kind).toBe(
+      'answered',
+    );
+    expect(judgeAdAnswer('tiktok_events', answer(200, fixture('tiktok/events-track-invalid-param.json')), 2)).toEqual({
+      kind: 'refused',
+      error: 'TikTok code 40002: Batch.0.properties.contents.0.content_id: Not a valid string',
+    });
+    expect(judgeAdAnswer('tiktok_events', answer(200, fixture('tiktok/events-track-no-permission.json')), 2).kind).toBe(
+      'auth',
+    );
+    expect(judgeAdAnswer('tiktok_events', answer(200, fixture('tiktok/error-rate-limit.json')), 2).kind).toBe('retry');
+    expect(judgeAdAnswer('tiktok_events', answer(200, fixture('tiktok/error-expired-token.json')), 2).kind).toBe(
+      'auth',
+    );
   });
 });

@@ -127,8 +127,16 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'n
 const allTaken = (n: number): PurchaseVerdict[] => Array.from({ length: n }, () => ({ ok: true }));
 const excerpt = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 200);
 
-/** Meta's error codes of throttling (API, application, account and ads-insights limits) and transient trouble. */
-const META_RETRY_CODES = new Set([1, 2, 4, 17, 32, 341, 613, 80004]);
+/**
+ * Meta's error codes of transient trouble and throttling: 1, 2, 4, 17, 341 and 368 ("wait and retry") of the Graph
+ * API's "Handling Errors" page; 32, 613 and the business-use-case limits 80000-80014 of its "Rate Limits" pages.
+ */
+const META_RETRY_CODES = new Set([
+  1, 2, 4, 17, 32, 341, 368, 613, 80000, 80001, 80002, 80003, 80004, 80005, 80006, 80008, 80009, 80014,
+]);
+/** The credential's: 102 (session), 190 (token), 10 and 200-299 (permission not granted or removed). */
+const isMetaAuthCode = (code: number): boolean =>
+  code === 102 || code === 190 || code === 10 || (code >= 200 && code <= 299);
 
 function judgeMeta(a: AdAnswer, n: number): BatchVerdict {
   const error = isObj(a.body) && isObj(a.body.error) ? a.body.error : null;
@@ -146,7 +154,7 @@ function judgeMeta(a: AdAnswer, n: number): BatchVerdict {
     .filter(Boolean)
     .join(': ');
   const message = `Meta error ${str(error.code)}${error.error_subcode ? `/${str(error.error_subcode)}` : ''}: ${text}`;
-  if (code === 190 || code === 102 || a.status === 401) return { kind: 'auth', error: message };
+  if (isMetaAuthCode(code) || a.status === 401) return { kind: 'auth', error: message };
   if (META_RETRY_CODES.has(code) || error.is_transient === true || a.status === 429 || a.status >= 500) {
     return { kind: 'retry', error: message, retryAfterMs: a.retryAfterMs };
   }
@@ -195,9 +203,14 @@ function judgeGoogle(a: AdAnswer, n: number): BatchVerdict {
   return { kind: 'refused', error: message };
 }
 
-/** TikTok's codes of an invalid or expired token, and of rate limits and its own trouble. */
-const TIKTOK_AUTH_CODES = new Set([40001, 40104, 40105]);
-const TIKTOK_RETRY_CODES = new Set([40100, 40200, 50000, 50002]);
+/**
+ * TikTok's codes (the table of its Business API SDK, `tiktok_business/tiktok_code.py`): no permission, an expired,
+ * missing or invalid token; too many requests, maintenance and its own trouble (51000-52999: its services and
+ * databases).
+ */
+const TIKTOK_AUTH_CODES = new Set([40001, 40102, 40104, 40105]);
+const TIKTOK_RETRY_CODES = new Set([40100, 40132, 40200, 50000, 50002, 60001, 61000]);
+const isTikTokRetryCode = (code: number): boolean => TIKTOK_RETRY_CODES.has(code) || (code >= 51000 && code < 53000);
 
 function judgeTikTok(a: AdAnswer, n: number): BatchVerdict {
   if (a.status < 200 || a.status >= 300 || !isObj(a.body)) return httpFallback(a);
@@ -205,7 +218,7 @@ function judgeTikTok(a: AdAnswer, n: number): BatchVerdict {
   if (code === 0) return { kind: 'answered', verdicts: allTaken(n), notes: [] };
   const message = `TikTok code ${str(a.body.code) || '?'}: ${str(a.body.message)}`;
   if (TIKTOK_AUTH_CODES.has(code)) return { kind: 'auth', error: message };
-  if (TIKTOK_RETRY_CODES.has(code)) return { kind: 'retry', error: message, retryAfterMs: a.retryAfterMs };
+  if (isTikTokRetryCode(code)) return { kind: 'retry', error: message, retryAfterMs: a.retryAfterMs };
   return { kind: 'refused', error: message };
 }
 
