@@ -7,6 +7,8 @@
  *     the order journey and the reports show exactly that, with that touchpoint;
  *   - a reload mid-journey and a return a day later keep the clientId, nothing is lost across the reload;
  *   - with consent required and not given nothing is sent or stored; granted, the held events go out;
+ *   - refused, the Shopify cart carries `_oa_consent` = `denied` (one update) and nothing else happens; accepted
+ *     later, one update writes `granted` and the clientId;
  *   - /collect answering 503 twice then 200 delivers every event exactly once; 429's Retry-After is
  *     honoured; another 4xx is never retried; leaving the page flushes the queue with a beacon;
  *   - the identity hand-off: the order the store pushes with the cart attribute, thank-you page never
@@ -17,6 +19,7 @@
  */
 import request from 'supertest';
 import type { Page, Route } from 'playwright-core';
+import { consentWithheldBy } from '../../contracts/src/tracker';
 import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
@@ -320,6 +323,102 @@ describe('a visitor in a real browser', () => {
       await page.evaluate('oa("consent", false)');
       expect((await b.context.cookies(site.url)).map((c) => c.name)).not.toContain('_oa_cid');
       expect(await page.evaluate('localStorage.getItem("_oa_cid")')).toBeNull();
+    });
+  });
+
+  it('records a refusal on the Shopify cart and nothing else; a later acceptance replaces it, with the clientId', async () => {
+    const shop = await storeForTest({ requireConsent: true });
+    await withBrowser(async (b) => {
+      const collects: string[] = [];
+      // Every cart update the page asks for, and how many Shopify (the test site) has answered.
+      const cartUpdates: unknown[] = [];
+      let cartUpdatesDone = 0;
+      const isCartUpdate = (url: string) => url === `${site.url}/cart/update.js`;
+      b.context.on('request', (r) => {
+        if (r.url().startsWith(`${api.url}/collect/`)) collects.push(r.url());
+        if (isCartUpdate(r.url())) cartUpdates.push(JSON.parse(r.postData() ?? 'null'));
+      });
+      b.context.on('requestfinished', (r) => {
+        if (isCartUpdate(r.url())) cartUpdatesDone++;
+      });
+      await b.context.addInitScript(BEACON_SPY);
+      const cartsBefore = site.carts.size;
+      const page = await b.context.newPage();
+      await open(page, `${site.url}/?utm_source=newsletter&utm_medium=email&utm_campaign=spring`);
+      // The consent manager refuses (and says so again: the cart is written once).
+      await page.evaluate('oa("consent", false); oa("consent", false)');
+      await page.click('text=Shop summer');
+      await click(page, '#to-product');
+      await click(page, '#add', 'added');
+      await waitFor(
+        () => Promise.resolve(cartUpdatesDone),
+        (n) => n >= 1,
+      );
+      expect(await clientIdOf(page)).toBeNull();
+      // Leaving the page is when a tracker flushes everything it holds: go to a page without the tracker.
+      await page.goto(`${site.url}/plain.html`);
+      expect(cartUpdates).toEqual([{ attributes: { _oa_consent: 'denied' } }]);
+      // Nothing else: no event, no beacon, no cookie but Shopify's own cart cookie, nothing in localStorage.
+      expect(collects).toEqual([]);
+      expect(await page.evaluate('sessionStorage.getItem("beacons")')).toBeNull();
+      const cookies = await b.context.cookies();
+      expect(cookies.map((c) => c.name)).toEqual(['cart']);
+      // The visitor had no cart: the update made one, which carries the refusal alone.
+      expect(site.carts.size).toBe(cartsBefore + 1);
+      const cart = () => site.carts.get(cookies[0]!.value)!;
+      expect(cart()).toEqual({ _oa_consent: 'denied' });
+      // What the pipeline will read from the order this cart becomes (Shopify copies it into note_attributes).
+      const noteAttributes = () => Object.entries(cart()).map(([name, value]) => ({ name, value }));
+      expect(consentWithheldBy(noteAttributes())).toBe(true);
+      expect(await page.evaluate('Object.keys(localStorage)')).toEqual([]);
+
+      // The next page: the consent manager repeats the refusal (the cart already carries it), then the visitor
+      // accepts: one update writes the clientId and replaces the refusal.
+      await open(page, `${site.url}/collections/summer`);
+      await page.evaluate('oa("consent", false)');
+      await page.evaluate('oa("consent", true)');
+      const clientId = await clientIdOf(page);
+      expect(clientId).toMatch(/^[0-9a-f-]{36}$/);
+      await waitFor(
+        () => Promise.resolve(cartUpdatesDone),
+        (n) => n >= 2,
+      );
+      expect(cartUpdates).toEqual([
+        { attributes: { _oa_consent: 'denied' } },
+        { attributes: { _oa_client_id: clientId, _oa_consent: 'granted' } },
+      ]);
+      expect(site.carts.size).toBe(cartsBefore + 1);
+      expect(cart()).toEqual({ _oa_consent: 'granted', _oa_client_id: clientId });
+      expect(consentWithheldBy(noteAttributes())).toBe(false);
+      // Only what happened after the acceptance is ever sent (the refusal dropped this page's view).
+      await page.click('#to-product');
+      const events = await eventsArrived(shop, clientId, 1);
+      expect(events.map((e) => [e.name, new URL(e.context.document.location.href).pathname])).toEqual([
+        ['page_viewed', '/products/linen-shirt'],
+      ]);
+      const stored = await db.query<{ n: string }>(
+        'test.raw_count',
+        'select count(*) as n from raw_events where store_id = $1',
+        [shop.store.store_id],
+      );
+      expect(Number(stored[0]!.n)).toBe(1);
+
+      // On the same page, withdrawn and accepted again (each said twice): one update per change, in order, the
+      // refusal alone and then a new clientId with the acceptance.
+      await page.evaluate('oa("consent", false); oa("consent", false); oa("consent", true); oa("consent", true)');
+      const renewed = await clientIdOf(page);
+      expect(renewed).toMatch(/^[0-9a-f-]{36}$/);
+      expect(renewed).not.toBe(clientId);
+      await waitFor(
+        () => Promise.resolve(cartUpdatesDone),
+        (n) => n >= 4,
+      );
+      expect(cartUpdates.slice(2)).toEqual([
+        { attributes: { _oa_consent: 'denied' } },
+        { attributes: { _oa_client_id: renewed, _oa_consent: 'granted' } },
+      ]);
+      expect(cart()).toEqual({ _oa_consent: 'granted', _oa_client_id: renewed });
+      expect(cartUpdates).toHaveLength(4);
     });
   });
 });

@@ -1,10 +1,11 @@
 /**
  * The tracker's state and commands: `init`, `consent`, `track`, `page`, `identify`, `getClientId`, `cart`.
  * Until consent is granted (when the store requires it) nothing is sent and nothing is stored: events wait
- * in memory and are dropped if consent is refused.
+ * in memory and are dropped if consent is refused. A refusal is written on a Shopify cart (`_oa_consent`), and
+ * nothing else: no clientId, no cookie, no event.
  */
 import { newEvent, type EventData, type TrackerEvent } from './envelope';
-import { fillClientIdInputs, writeShopifyCartAttribute } from './handoff';
+import { fillClientIdInputs, writeShopifyCart } from './handoff';
 import { onRouteChange } from './history';
 import { uuid } from './ids';
 import { safe } from './safe';
@@ -18,7 +19,7 @@ export interface TrackerOptions {
   endpoint?: string;
   /** Send nothing and store nothing until `oa('consent', true)`. */
   requireConsent?: boolean;
-  /** `'shopify'`: write the clientId into the Shopify cart (attribute `_oa_client_id`). */
+  /** `'shopify'`: write the clientId into the Shopify cart (attribute `_oa_client_id`), or a refusal (`_oa_consent`). */
   cart?: string;
   /** Automatic `page_viewed` on load and on route changes (default true). */
   autoPageViews?: boolean;
@@ -41,6 +42,8 @@ export class Tracker {
   /** null: not decided yet. */
   private granted: boolean | null = null;
   private clientId: string | null = null;
+  /** A refusal was written on the cart since consent was last granted on this page. */
+  private refusedOnCart = false;
   private sender: Sender<TrackerEvent> | null = null;
   /** Events waiting for consent (memory only). */
   private held: TrackerEvent[] = [];
@@ -76,7 +79,7 @@ export class Tracker {
           (rest[0] as (id: string | null) => void)(this.granted ? this.clientId : null);
         break;
       case 'cart':
-        if (this.clientId) writeShopifyCartAttribute(this.clientId);
+        if (this.clientId) writeShopifyCart(this.clientId);
         break;
     }
   }
@@ -91,6 +94,7 @@ export class Tracker {
     this.started = true;
     if (this.granted === null && !o.requireConsent) this.granted = true;
     if (this.granted) this.start();
+    else if (this.granted === false) this.refuseOnCart();
 
     const hidden = safe(() => this.sender?.flushBeacon());
     addEventListener('pagehide', hidden);
@@ -134,7 +138,10 @@ export class Tracker {
     });
     for (const e of this.held.splice(0)) this.send(e);
     this.fillInputs();
-    if (this.opts.cart === 'shopify') writeShopifyCartAttribute(id);
+    if (this.opts.cart === 'shopify') {
+      this.refusedOnCart = false;
+      writeShopifyCart(id);
+    }
   }
 
   private consent(value: unknown): void {
@@ -151,6 +158,14 @@ export class Tracker {
     deleteSiteCookie(CLIENT_ID, this.opts.cookieDomain);
     lsSet(CLIENT_ID, null);
     lsSet(QUEUE, null);
+    this.refuseOnCart();
+  }
+
+  /** Records the refusal on a Shopify cart (`_oa_consent` = `denied`): once, until consent is granted again. */
+  private refuseOnCart(): void {
+    if (!this.started || this.opts.cart !== 'shopify' || this.refusedOnCart) return;
+    this.refusedOnCart = true;
+    writeShopifyCart(null);
   }
 
   private record(e: TrackerEvent): void {
