@@ -56,17 +56,17 @@ const ALLOC_PROFILE = process.env.BENCH_ALLOC_PROFILE
 /** The pipeline daemon's heap flag, as `npm run pipeline` and `make run` start it (docs/operations.md, Processes). */
 const PIPELINE_NODE_FLAGS = ['--max-semi-space-size=64'];
 
-function spawnService(entry: string, env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
+export function spawnService(entry: string, env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
   const args = [...nodeFlags, ...PROFILE_ARGS, '--import', 'tsx', ...ALLOC_PROFILE.args, path.join(ROOT, entry)];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...ALLOC_PROFILE.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_DAEMON_STDOUT ? 'inherit' : 'ignore', 'inherit'],
   });
   return child;
 }
 
-async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
+export async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const ok = await fetch(url).then(
@@ -79,7 +79,7 @@ async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
   throw new Error(`${url} not ready after ${timeoutMs} ms`);
 }
 
-const stopChild = (child: ChildProcess): Promise<void> =>
+export const stopChild = (child: ChildProcess): Promise<void> =>
   new Promise((resolve) => {
     if (child.exitCode !== null) return resolve();
     child.once('exit', () => resolve());

@@ -2,6 +2,7 @@
  * Benchmarks. Each prints its figures as JSON on stdout.
  *   npm run bench -- ingest     [--events 100000] [--batch 500] [--concurrency 8] [--via events|segment]
  *   npm run bench -- pipeline   [--events 100000] [--rate 1000] [--live-seconds 20] [--workers 1] [--beside-events n]
+ *   npm run bench -- ad-conversions [--purchases 10000] [--limit-seconds 60]
  *   npm run bench -- api        [--events 1000000] [--seconds 20] [--concurrency 4] [--ingest-rate 1000]
  *   npm run bench -- history    [--events 100000] [--persons 5] [--each 5000] [--carts-every n] [--landings n]
  *   npm run bench -- analytics-cost [--events 100000] [--rounds 1]
@@ -17,6 +18,7 @@
  */
 import { Command, Option } from 'commander';
 import { positiveFraction, positiveInteger } from '../cli-numbers';
+import { benchAdConversions, type AdConversionsBenchOptions } from './ad-conversions';
 import { benchFairness, type FairnessBenchOptions } from './fairness';
 import { benchIngest, type IngestBenchOptions } from './ingest';
 import { benchPipeline, type PipelineBenchOptions } from './pipeline';
@@ -83,6 +85,18 @@ program
   .option('--seconds <n>', 'length of each phase', positiveInteger('seconds'), 20)
   .option('--stores <n>', 'stores, the first of them bursting', positiveInteger('stores'), 10)
   .action((o: FairnessBenchOptions) => benchFairness(o));
+
+program
+  .command('ad-conversions')
+  .description('Purchases to three fake ad platforms through the webhook worker, killed once with SIGKILL: none lost')
+  .option('--purchases <n>', 'purchases to deliver to each platform', positiveInteger('purchases'), 10_000)
+  .option(
+    '--limit-seconds <n>',
+    'seconds from the first push by which every purchase must have reached every platform',
+    positiveInteger('limit-seconds'),
+    60,
+  )
+  .action((o: AdConversionsBenchOptions) => benchAdConversions(o));
 
 program
   .command('api')
