@@ -21,15 +21,28 @@ export type AttemptResult =
 export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx' | 'other' | 'timeout' | 'network_error' | 'aborted';
 
 export function statusClass(result: AttemptResult): StatusClass {
-  if (result.kind === 'failed' && result.status === null) {
-    return result.reason === 'timeout' ? 'timeout' : result.reason === 'aborted' ? 'aborted' : 'network_error';
-  }
-  const s = result.status ?? 0;
-  if (s >= 200 && s < 300) return '2xx';
-  if (s >= 300 && s < 400) return '3xx';
-  if (s >= 400 && s < 500) return '4xx';
-  if (s >= 500 && s < 600) return '5xx';
+  return result.kind === 'failed' && result.status === null
+    ? statusClassOf(null, result.reason === 'status' ? 'network' : result.reason)
+    : statusClassOf(result.status);
+}
+
+/** The class of an HTTP status, or of the reason no answer came. */
+export function statusClassOf(status: number | null, noAnswer?: 'timeout' | 'network' | 'aborted'): StatusClass {
+  if (status === null) return noAnswer === 'timeout' ? 'timeout' : noAnswer === 'aborted' ? 'aborted' : 'network_error';
+  if (status >= 200 && status < 300) return '2xx';
+  if (status >= 300 && status < 400) return '3xx';
+  if (status >= 400 && status < 500) return '4xx';
+  if (status >= 500 && status < 600) return '5xx';
   return 'other';
+}
+
+/** The host of a destination's URL, for the log and the metrics (`""` when it does not parse). */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
 }
 
 /** Classifies an HTTP answer (pure). */
@@ -66,8 +79,30 @@ export interface PostWebhookOptions {
 const SNIPPET_BYTES = 512;
 
 export async function postWebhook(opts: PostWebhookOptions): Promise<AttemptResult> {
-  const fetchImpl = opts.fetchImpl ?? fetch;
   const now = opts.now ?? Date.now;
+  const result = await postWithDeadline(opts, async (res) => {
+    const ok = res.status >= 200 && res.status < 300;
+    // Read (a little of) the answer so the connection can be reused; the body of a failure helps operators.
+    const snippet = ok ? (await res.body?.cancel(), '') : await readSnippet(res);
+    return classifyResponse(res.status, res.headers, now(), snippet);
+  });
+  return result.kind === 'answer'
+    ? result.value
+    : { kind: 'failed', status: null, reason: result.reason, error: result.error, retryAfterMs: null };
+}
+
+/** An answer read by the caller, or why none came. */
+export type DeadlineResult<T> =
+  { kind: 'answer'; value: T } | { kind: 'failed'; reason: 'timeout' | 'network' | 'aborted'; error: string };
+
+/**
+ * One POST with a timeout and the worker's shutdown signal, never following redirects; `read` takes the answer
+ * within the same deadline. Network trouble, timeouts and aborts come back as values (webhooks and the ad platforms).
+ */
+export async function postWithDeadline<T>(
+  opts: Omit<PostWebhookOptions, 'now'>,
+  read: (res: Response) => Promise<T>,
+): Promise<DeadlineResult<T>> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -78,55 +113,47 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<AttemptResu
   if (opts.signal?.aborted) controller.abort();
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
   try {
-    const res = await fetchImpl(opts.url, {
+    const res = await (opts.fetchImpl ?? fetch)(opts.url, {
       method: 'POST',
       headers: opts.headers,
       body: opts.body,
       redirect: 'manual',
       signal: controller.signal,
     });
-    const ok = res.status >= 200 && res.status < 300;
-    // Read (a little of) the answer so the connection can be reused; the body of a failure helps operators.
-    const snippet = ok ? (await res.body?.cancel(), '') : await readSnippet(res);
-    return classifyResponse(res.status, res.headers, now(), snippet);
+    return { kind: 'answer', value: await read(res) };
   } catch (err) {
-    if (timedOut) {
-      return {
-        kind: 'failed',
-        status: null,
-        reason: 'timeout',
-        error: `timed out after ${opts.timeoutMs} ms`,
-        retryAfterMs: null,
-      };
-    }
-    if (controller.signal.aborted) {
-      return { kind: 'failed', status: null, reason: 'aborted', error: 'aborted (shutdown)', retryAfterMs: null };
-    }
-    return { kind: 'failed', status: null, reason: 'network', error: describeNetworkError(err), retryAfterMs: null };
+    if (timedOut) return { kind: 'failed', reason: 'timeout', error: `timed out after ${opts.timeoutMs} ms` };
+    if (controller.signal.aborted) return { kind: 'failed', reason: 'aborted', error: 'aborted (shutdown)' };
+    return { kind: 'failed', reason: 'network', error: describeNetworkError(err) };
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onOuterAbort);
   }
 }
 
-async function readSnippet(res: Response): Promise<string> {
+/** At most `maxBytes` of an answer's body as text, the rest left unread. */
+export async function readBodyText(res: Response, maxBytes: number): Promise<string> {
   if (!res.body) return '';
   const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
-    while (size < SNIPPET_BYTES) {
+    while (size < maxBytes) {
       const { done, value } = await reader.read();
       if (done) break;
       chunks.push(value);
       size += value.byteLength;
     }
-  } catch {
-    // A body cut short is not the failure being reported.
   } finally {
     await reader.cancel().catch(() => undefined);
   }
-  return oneLine(Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8'), 300);
+  return Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8');
+}
+
+async function readSnippet(res: Response): Promise<string> {
+  // A body cut short is not the failure being reported.
+  const text = await readBodyText(res, SNIPPET_BYTES).catch(() => '');
+  return oneLine(text, 300);
 }
 
 function oneLine(text: string, max: number): string {

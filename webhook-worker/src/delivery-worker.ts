@@ -12,7 +12,7 @@
 import { setMaxListeners } from 'node:events';
 import type { JsMsg } from '@nats-io/jetstream';
 import { retryDelayMs, type BackoffPolicy } from './backoff';
-import { statusClass, type AttemptResult, type PostWebhookOptions, type StatusClass } from './deliver';
+import { hostOf, statusClass, type AttemptResult, type PostWebhookOptions, type StatusClass } from './deliver';
 import { decodeDelivery, parseWebhookSubject } from './delivery-message';
 import { isAdPlatformDestination, type DeliveryDestination, type NewDeadLetter } from './destination-repo';
 import type { AdDeliveryHandler } from './conversions/ad-delivery';
@@ -290,14 +290,6 @@ export function createDeliveryHandler(ports: DeliveryPorts, settings: DeliverySe
 }
 
 export type DeliveryHandler = ReturnType<typeof createDeliveryHandler>;
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return '';
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Destination cache

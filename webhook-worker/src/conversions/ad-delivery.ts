@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { QueuedPurchase } from '../../../contracts/src/ad-conversions';
 import type { WebhookDelivery } from '../../../contracts/src/webhook-delivery';
 import { retryDelayMs, type BackoffPolicy } from '../backoff';
-import type { StatusClass } from '../deliver';
+import { hostOf, statusClassOf, type StatusClass } from '../deliver';
 import type { AdPlatformDeliveryDestination, NewDeadLetter } from '../destination-repo';
 import type { DeliveryMsg, DeliveryObserver, DeliveryOutcome } from '../delivery-worker';
 import type { AdPostResult } from './ad-http';
@@ -121,14 +121,6 @@ interface Item {
   settings: AdDestinationSettings;
   signal?: AbortSignal;
 }
-
-const statusClassOf = (status: number | null, failed?: 'timeout' | 'network' | 'aborted'): StatusClass => {
-  if (status === null) return failed === 'timeout' ? 'timeout' : failed === 'aborted' ? 'aborted' : 'network_error';
-  if (status >= 200 && status < 300) return '2xx';
-  if (status >= 300 && status < 400) return '3xx';
-  if (status >= 400 && status < 500) return '4xx';
-  return status >= 500 && status < 600 ? '5xx' : 'other';
-};
 
 /** Sends to a batch refused as a whole one purchase at a time, this many at once. */
 const SINGLES_AT_ONCE = 8;
@@ -270,9 +262,9 @@ export function createAdDeliveryHandler(
     const attempt = Math.max(1, msg.deliveryCount);
     const ids = { storeId: delivery.storeId, destinationId: delivery.destinationId, webhookId: delivery.webhookId };
     const dlBase = { ...ids, eventName: delivery.name, body: delivery.body };
-    const finish = (outcome: DeliveryOutcome, reason?: string): DeliveryOutcome => {
+    const finish = (outcome: DeliveryOutcome, more: { reason?: string; lagMs?: number } = {}): DeliveryOutcome => {
       observer.adPurchase({ storeId: ids.storeId, destinationId: ids.destinationId, kind: destination.kind, outcome });
-      observer.handled({ outcome, seq: msg.seq, attempt, reason, ...ids });
+      observer.handled({ outcome, seq: msg.seq, attempt, ...more, ...ids });
       return outcome;
     };
     const deadLetter = async (
@@ -282,7 +274,7 @@ export function createAdDeliveryHandler(
     ): Promise<DeliveryOutcome> => {
       await ports.deadLetter({ ...dlBase, attempts, lastStatus, lastError });
       msg.ack();
-      return finish('dead_letter', lastError);
+      return finish('dead_letter', { reason: lastError });
     };
 
     const decoded = decodeQueuedPurchase(delivery.body);
@@ -321,24 +313,11 @@ export function createAdDeliveryHandler(
       case 'delivered':
         msg.ack();
         note('delivered', result.status);
-        observer.handled({
-          outcome: 'delivered',
-          seq: msg.seq,
-          attempt,
-          lagMs: ports.now() - delivery.enqueuedAt,
-          ...ids,
-        });
-        observer.adPurchase({
-          storeId: ids.storeId,
-          destinationId: ids.destinationId,
-          kind: destination.kind,
-          outcome: 'delivered',
-        });
-        return 'delivered';
+        return finish('delivered', { lagMs: ports.now() - delivery.enqueuedAt });
       case 'aborted':
         msg.nak();
         note('requeued', null, 'aborted (shutdown)');
-        return finish('requeued', 'shutdown');
+        return finish('requeued', { reason: 'shutdown' });
       case 'refused':
         note('dead_letter', result.status, result.error);
         return deadLetter(attempt, result.status, result.error);
@@ -357,11 +336,3 @@ export function createAdDeliveryHandler(
 }
 
 export type AdDeliveryHandler = ReturnType<typeof createAdDeliveryHandler>;
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return '';
-  }
-}
