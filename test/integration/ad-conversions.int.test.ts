@@ -8,9 +8,7 @@
  *
  * Every test uses its own store and order ids and waits on conditions (requests arrived, metrics counted).
  */
-import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import path from 'node:path';
 import type { StorefrontEvent } from '../../contracts/src/events';
 import { CONSENT_ATTRIBUTE } from '../../contracts/src/tracker';
 import type { Db } from '../../storage/db';
@@ -33,6 +31,7 @@ import {
 } from '../support/harness';
 import { checkoutCompleted, order, pageView, pushOrder, send } from '../support/journeys';
 import { metricValue } from '../support/metrics';
+import { runScript } from '../support/processes';
 import {
   conversionFixture,
   startFakeConversionApis,
@@ -393,22 +392,8 @@ describe('what is not sent', () => {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const ROOT = path.join(__dirname, '..', '..');
-
-/** `store webhook ...` as a process, with optional stdin; resolves with its exit code and output. */
-function cli(args: string[], input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/webhook-cli.ts', 'webhook', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...baseEnv({ SECRETS_KEY }) },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  proc.stdin.end(input);
-  return new Promise((resolve) => proc.once('close', (code) => resolve({ code, stdout, stderr })));
-}
+/** `store webhook ...` as a process, with optional stdin. */
+const cli = (args: string[], input = '') => runScript('webhook-cli.ts', ['webhook', ...args], { SECRETS_KEY }, input);
 
 describe('the CLI and the destination list', () => {
   it('refuses what is missing or malformed, naming the option, and stores nothing', async () => {

@@ -8,9 +8,7 @@
  *
  * Every test uses its own store and receiver path and waits until its deliveries have left the stream.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
@@ -39,10 +37,9 @@ import {
 import { testEnv } from '../support/env';
 import { addToCart, checkoutStarted, leadForm, pageView, send } from '../support/journeys';
 import { createEventViolations, KLAVIYO_CREATE_EVENT } from '../support/klaviyo-schema';
-import { spawnTs } from '../support/processes';
+import { runScript, spawnTs, type ScriptRun } from '../support/processes';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver';
 
-const ROOT = path.join(__dirname, '..', '..');
 const FAST_BACKOFF = '200,200,200,200,200,200,200';
 const SECRETS_KEY = generateSecretsKey();
 
@@ -100,21 +97,8 @@ async function withWorker<T>(extra: Record<string, string>, fn: (w: RunningWebho
 }
 
 /** `store webhook ...` as a process, with optional stdin; resolves with its exit code and output. */
-function cli(
-  args: string[],
-  opts: { env?: Record<string, string>; input?: string } = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/webhook-cli.ts', 'webhook', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...baseEnv({ SECRETS_KEY }), ...opts.env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  proc.stdin.end(opts.input ?? '');
-  return new Promise((resolve) => proc.once('close', (code) => resolve({ code, stdout, stderr })));
+function cli(args: string[], opts: { env?: Record<string, string>; input?: string } = {}): Promise<ScriptRun> {
+  return runScript('webhook-cli.ts', ['webhook', ...args], { SECRETS_KEY, ...opts.env }, opts.input);
 }
 
 async function cliOk(args: string[], opts: { env?: Record<string, string>; input?: string } = {}): Promise<unknown> {

@@ -39,22 +39,24 @@ export interface ScriptRun {
 
 /**
  * Runs `scripts/<script>` (as `npm run` would, through tsx) to its end with the test services' environment and
- * `env` on top; resolves with its output and exit code, whatever the code.
+ * `env` on top, `input` on its stdin; resolves with its output and exit code, whatever the code.
  */
 export function runScript(
   script: string,
   args: readonly string[],
   env: Record<string, string> = {},
+  input = '',
 ): Promise<ScriptRun> {
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join('scripts', script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...baseEnv(env) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
   proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  proc.stdin.end(input);
   return new Promise((resolve) => proc.once('close', (code) => resolve({ code, stdout, stderr })));
 }
 
