@@ -19,7 +19,7 @@ import { type BatchItem, buildPipeline } from '../../pipeline/src/stream/build-p
 import { batchItem, queryThrough } from '../support/batch-items';
 import { testEnv } from '../support/env';
 import { createTestStore, testDb } from '../support/harness';
-import { leadForm } from '../support/journeys';
+import { checkoutCompleted, leadForm } from '../support/journeys';
 
 let db: Db;
 let nc: NatsConnection;
@@ -91,3 +91,26 @@ it('a batch that runs out of identity lock rounds is retried whole, counted, and
   expect(persons).toEqual(['a0', 'c1', 'c3'].map((c) => ({ client_id: c, person_id: 'a0' })));
   expect((await reconcileStore(db, storeId)).drift).toEqual([]);
 });
+
+it('a batch of 5,000 new buyers takes its locks in one transaction (the lock table holds them)', async () => {
+  // Each buyer is a new person with new identity keys, each locked for the transaction: some 20,000 advisory
+  // locks, beyond PostgreSQL's default lock table. The local PostgreSQL is started with room for them
+  // (infra/local/start-postgres.sh; docs/operations.md, PostgreSQL settings).
+  const storeId = (await createTestStore(db)).store.store_id;
+  const at = Date.parse('2026-03-02T10:00:00Z');
+  const items = Array.from({ length: 5000 }, (_, i) => {
+    const e = checkoutCompleted(
+      { client: `buyer-${i}`, at: new Date(at + i * 1000).toISOString() },
+      { orderId: `90000${i}`, token: `tok${i}`, amount: 10, email: `buyer${i}@example.com` },
+    );
+    return batchItem(storeId, i % 16, e.name, e);
+  });
+  const outcome = await createBatchWriter(db, createViewMaintainer(silentLogger())).applyBatch(items);
+  expect(outcome.stored).toBe(5000);
+  const [persons] = await db.query<{ n: string }>(
+    'test.buyers',
+    'select count(distinct person_id) as n from clients where store_id = $1',
+    [storeId],
+  );
+  expect(persons!.n).toBe('5000');
+}, 120_000);
