@@ -142,42 +142,29 @@ export function createDeliveryHandler(ports: DeliveryPorts, settings: DeliverySe
     const ids = { storeId: d.storeId, destinationId: d.destinationId, webhookId: d.webhookId };
     const dlBase = { ...ids, eventName: d.name, body: d.body };
 
+    // Refused before any attempt: dead-lettered with the reason, attempts as counted so far.
+    const refuse = async (reason: string): Promise<DeliveryOutcome> => {
+      const outcome = await deadLetterAndAck(
+        msg,
+        { ...dlBase, attempts: attempt - 1, lastStatus: null, lastError: reason },
+        'dead_letter',
+      );
+      observer.handled({ outcome, seq: msg.seq, attempt, reason, ...ids });
+      return outcome;
+    };
+
     const destination = await ports.loadDestination(d.storeId, d.destinationId);
-    if (!destination || !destination.enabled) {
-      const reason = !destination
-        ? 'destination removed'
-        : `destination disabled${destination.disabledReason ? `: ${destination.disabledReason}` : ''}`;
-      const outcome = await deadLetterAndAck(
-        msg,
-        { ...dlBase, attempts: attempt - 1, lastStatus: null, lastError: reason },
-        'dead_letter',
-      );
-      observer.handled({ outcome, seq: msg.seq, attempt, reason, ...ids });
-      return outcome;
+    if (!destination) return refuse('destination removed');
+    if (!destination.enabled) {
+      return refuse(`destination disabled${destination.disabledReason ? `: ${destination.disabledReason}` : ''}`);
     }
-
     if (isAdPlatformDestination(destination)) {
-      if (ports.adDelivery) return ports.adDelivery(msg, d, destination, signal);
-      const reason = 'this worker does not deliver to ad platforms';
-      const outcome = await deadLetterAndAck(
-        msg,
-        { ...dlBase, attempts: attempt - 1, lastStatus: null, lastError: reason },
-        'dead_letter',
-      );
-      observer.handled({ outcome, seq: msg.seq, attempt, reason, ...ids });
-      return outcome;
+      return ports.adDelivery
+        ? ports.adDelivery(msg, d, destination, signal)
+        : refuse('this worker does not deliver to ad platforms');
     }
-
     const request = deliveryRequest(destination, d, ports.now(), settings.userAgent);
-    if (!request.ok) {
-      const outcome = await deadLetterAndAck(
-        msg,
-        { ...dlBase, attempts: attempt - 1, lastStatus: null, lastError: request.error },
-        'dead_letter',
-      );
-      observer.handled({ outcome, seq: msg.seq, attempt, reason: request.error, ...ids });
-      return outcome;
-    }
+    if (!request.ok) return refuse(request.error);
     const started = ports.now();
     const result = await ports.post({
       url: request.url,
