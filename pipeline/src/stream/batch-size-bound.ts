@@ -18,20 +18,20 @@ export interface BatchSizeBoundOptions {
   max: number;
   /** 0 disables the bound (`current()` is always `max`). */
   targetMs: number;
-  /** Weight of the past in the moving average, per message observed (default: half-life of 5,000 messages). */
-  halfLifeMessages?: number;
 }
+
+/** The moving average forgets half its weight every this many messages observed. */
+const HALF_LIFE_MESSAGES = 5000;
 
 export function createBatchSizeBound(opts: BatchSizeBoundOptions): BatchSizeBound {
   const min = Math.max(1, Math.min(opts.min, opts.max));
-  const halfLife = opts.halfLifeMessages ?? 5000;
   let msPerMessage: number | null = null;
   return {
     observe(size, ms) {
       if (opts.targetMs <= 0 || size <= 0 || !(ms >= 0)) return;
       const sample = ms / size;
       // A batch of `size` messages counts as `size` samples: the past keeps 2^(-size/halfLife) of its weight.
-      const keep = msPerMessage === null ? 0 : 2 ** (-size / halfLife);
+      const keep = msPerMessage === null ? 0 : 2 ** (-size / HALF_LIFE_MESSAGES);
       msPerMessage = keep * (msPerMessage ?? 0) + (1 - keep) * sample;
     },
     current() {
