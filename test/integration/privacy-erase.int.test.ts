@@ -415,7 +415,10 @@ describe('a person of two clients, an order, a customer record, a click, queued 
     })();
     const res = await post('privacy/erase', { email: busy.email });
     await sending;
-    expect(res.body.data).toMatchObject({ status: 'done', removed: expect.objectContaining({ persons: 1 }) });
+    expect({ status: res.status, data: res.body.data }).toMatchObject({
+      status: 200,
+      data: { status: 'done', removed: expect.objectContaining({ persons: 1 }) },
+    });
     await caughtUp();
     const needles = [busy.email, ...busy.clients];
     expect(await tablesHolding(needles)).toEqual({});
@@ -449,7 +452,11 @@ describe('the command line', () => {
     expect(await tablesHolding(Y_NEEDLES)).toEqual({});
 
     const retention = await runScript('store.ts', ['retention', '--store', storeId, '--days', '30']);
-    expect(JSON.parse(retention.stdout)).toEqual({ store_id: storeId, raw_retention_days: 30 });
+    expect(JSON.parse(retention.stdout)).toEqual({
+      store_id: storeId,
+      raw_retention_days: 30,
+      raw_payloads_stored: true,
+    });
     const audit = await runScript('store.ts', ['privacy', 'audit', '--store', storeId]);
     const rows = JSON.parse(audit.stdout) as Array<{ source: string; credential: string }>;
     expect(rows.at(-1)).toMatchObject({ source: 'cli', credential: expect.stringMatching(/^cli:/) });

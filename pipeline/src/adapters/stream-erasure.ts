@@ -12,6 +12,17 @@ import { storeDeliverySubjects, WEBHOOKS_STREAM } from '../../../contracts/src/w
 const DELETES_IN_FLIGHT = 128;
 
 /**
+ * nats-server's answer to deleting a sequence that a concurrent delete has just removed ("sequence N not found"),
+ * beside `NoMessageFound` for one long gone: the pipeline drops an erased person's messages still in flight while
+ * the erasure deletes the person's messages, so both may ask for the same sequence.
+ */
+const SEQUENCE_NOT_FOUND = 10043;
+
+const alreadyGone = (err: unknown): boolean =>
+  err instanceof JetStreamApiError &&
+  (err.code === JetStreamApiCodes.NoMessageFound || err.code === SEQUENCE_NOT_FOUND);
+
+/**
  * Deletes messages of `stream` by sequence, their bytes overwritten on disk (the server's secure erase); returns
  * how many were still there. A message gone already (deleted before, or aged out) is no error.
  */
@@ -26,7 +37,7 @@ export async function deleteStreamMessages(
     const done = await Promise.all(
       unique.slice(i, i + DELETES_IN_FLIGHT).map((seq) =>
         jsm.streams.deleteMessage(stream, seq, true).catch((err: unknown) => {
-          if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.NoMessageFound) return false;
+          if (alreadyGone(err)) return false;
           throw err;
         }),
       ),
