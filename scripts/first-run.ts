@@ -60,7 +60,7 @@ async function firstRun(db: Db, apiUrl: string, events: number): Promise<void> {
     'the pipeline',
     () =>
       db
-        .query<{ n: string }>('first_run.events', 'select count(*) as n from raw_events where store_id = $1', [
+        .query<{ n: string }>('first_run.events', 'select count(*) as n from event_facts where store_id = $1', [
           store.store_id,
         ])
         .then((r) => Number(r[0]?.n ?? 0)),

@@ -73,11 +73,13 @@ async function withStreams<T>(
   }
 }
 
-function retentionDays(value: string): number | null {
+/** A store's retention of raw payloads: days (0 keeps them), the deployment's default (null), or none at all. */
+function retentionDays(value: string): number | null | 'none' {
   if (value === 'default') return null;
+  if (value === 'none') return 'none';
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0)
-    throw new InvalidArgumentError('must be a whole number of days (0 keeps them) or "default"');
+    throw new InvalidArgumentError('must be a whole number of days (0 keeps them), "none" or "default"');
   return n;
 }
 
@@ -143,16 +145,41 @@ export function registerPrivacyCommands(program: Command): void {
 
   program
     .command('retention')
-    .description("Keep the store's raw payloads this many days (0 keeps them; `default`: RETENTION_RAW_EVENTS_DAYS)")
+    .description(
+      "Keep the store's raw payloads this many days (0 keeps them; `none`: store none from now on and delete those kept; " +
+        '`default`: RETENTION_RAW_EVENTS_DAYS). Facts, views and journeys stay as they are.',
+    )
     .requiredOption('--store <id>', 'store id')
-    .requiredOption('--days <n>', 'days, 0, or default', retentionDays)
-    .action(async (opts: { store: string; days: number | null }) => {
+    .requiredOption('--days <n>', 'days, 0, none, or default', retentionDays)
+    .action(async (opts: { store: string; days: number | null | 'none' }) => {
       await withStoreDb(opts.store, async (db) => {
-        await db.query('stores.retention', 'update stores set raw_retention_days = $2 where store_id = $1', [
-          opts.store,
-          opts.days,
-        ]);
-        print({ store_id: opts.store, raw_retention_days: opts.days });
+        if (opts.days === 'none') {
+          // First no worker stores more: the update waits for the writes in flight, which lock the store's row in
+          // share mode, and every later write sees it. Then those kept go, in small transactions, so that a large
+          // store's delete holds no lock the pipeline waits for.
+          await db.query('stores.retention', 'update stores set raw_payloads_stored = false where store_id = $1', [
+            opts.store,
+          ]);
+          let deleted = 0;
+          for (;;) {
+            const rows = await db.query(
+              'stores.retention_delete',
+              `delete from raw_events where ctid in
+                 (select ctid from raw_events where store_id = $1 limit 5000) returning 1`,
+              [opts.store],
+            );
+            if (rows.length === 0) break;
+            deleted += rows.length;
+          }
+          print({ store_id: opts.store, raw_payloads_stored: false, raw_events_deleted: deleted });
+          return;
+        }
+        await db.query(
+          'stores.retention',
+          'update stores set raw_retention_days = $2, raw_payloads_stored = true where store_id = $1',
+          [opts.store, opts.days],
+        );
+        print({ store_id: opts.store, raw_retention_days: opts.days, raw_payloads_stored: true });
       });
     });
 

@@ -70,6 +70,16 @@ export interface EventFactRow {
   lines: Array<[string, number]>;
   /** [[product id, variant id, quantity, line amount in cents], ...] */
   items: Array<[string, string, number, number]>;
+  /** When the pipeline stored the fact, and when the API had received the event (data health, sources). */
+  stored_at: Date;
+  received_at: Date | null;
+  /** What is shown of the event (`contracts/src/event-shown.ts`), null where the event had none. */
+  page_title: string | null;
+  client_ip: string | null;
+  user_agent: string | null;
+  fbp: string | null;
+  /** The event's `data`, for the kinds whose data the facts keep. */
+  data: unknown;
 }
 
 /** A row of `order_facts`. */

@@ -73,7 +73,14 @@ export interface ExportedEvent {
   occurred_at: string;
   page_url: string;
   referrer: string;
-  /** The event as received (with IP and user agent) while the store keeps raw payloads; null once pruned. */
+  /** What the facts keep of the event for the journeys, profiles and ad platforms; null where it had none. */
+  page_title: string | null;
+  client_ip: string | null;
+  user_agent: string | null;
+  fbp: string | null;
+  /** The event's data (products, cart, checkout with addresses, lead form), for the kinds whose data is kept. */
+  data: unknown;
+  /** The event as received, while the store keeps raw payloads; null once pruned or when it keeps none. */
   payload: unknown;
 }
 

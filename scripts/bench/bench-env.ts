@@ -252,8 +252,13 @@ export function committedIn(text: string): number {
   return counterSum(text, 'pipeline_events_consumed_total');
 }
 
+/** Storefront events the raw payloads' writer has committed (stored, duplicate, erased or not kept), from one scrape. */
+export function rawPayloadsIn(text: string): number {
+  return counterSum(text, 'pipeline_raw_payloads_total');
+}
+
 /** Resolves once `read()` reaches `count`, asking every `everyMs`. */
-async function waitUntil(read: () => Promise<number>, count: number, everyMs: number): Promise<void> {
+export async function waitUntil(read: () => Promise<number>, count: number, everyMs: number): Promise<void> {
   while ((await read()) < count) await new Promise((r) => setTimeout(r, everyMs));
 }
 

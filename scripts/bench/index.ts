@@ -2,6 +2,7 @@
  * Benchmarks. Each prints its figures as JSON on stdout.
  *   npm run bench -- ingest     [--events 100000] [--batch 500] [--concurrency 8] [--via events|segment]
  *   npm run bench -- pipeline   [--events 100000] [--rate 1000] [--live-seconds 20] [--workers 1] [--beside-events n]
+ *                               [--daemon-cpu f] [--raw-payloads kept|none]
  *   npm run bench -- ad-conversions [--purchases 10000] [--limit-seconds 60]
  *   npm run bench -- api        [--events 1000000] [--seconds 20] [--concurrency 4] [--ingest-rate 1000]
  *   npm run bench -- history    [--events 100000] [--persons 5] [--each 5000] [--carts-every n] [--landings n]
@@ -75,6 +76,11 @@ program
     '--daemon-cpu <fraction>',
     'limit each daemon to this fraction of one core (a slower machine; needs root and cgroups)',
     positiveFraction('daemon-cpu'),
+  )
+  .addOption(
+    new Option('--raw-payloads <kept|none>', "the measured store's raw payloads: kept, or none stored")
+      .choices(['kept', 'none'])
+      .default('kept'),
   )
   .action((o: PipelineBenchOptions) => benchPipeline(o));
 

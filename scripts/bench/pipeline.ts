@@ -14,7 +14,15 @@ import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { planDemo } from '../demo/generate';
 import { type DemoSource, pushDemo } from '../demo/push';
 import { createStore } from '../../storage/store-registry';
-import { type BenchEnv, committedIn, cpuSecondsIn, startBenchEnv, waitForCommitted } from './bench-env';
+import {
+  type BenchEnv,
+  committedIn,
+  cpuSecondsIn,
+  rawPayloadsIn,
+  startBenchEnv,
+  waitForCommitted,
+  waitUntil,
+} from './bench-env';
 import { type ServerCpu, serverCpuPerEvent } from './server-cpu';
 
 export interface PipelineBenchOptions {
@@ -27,6 +35,8 @@ export interface PipelineBenchOptions {
   besideEvents?: number;
   /** Each daemon limited to this fraction of one core (a slower machine; cpu-limit.ts). */
   daemonCpu?: number;
+  /** The measured store's raw payloads: kept (the default) or none stored (`retention --days none`). */
+  rawPayloads?: 'kept' | 'none';
 }
 
 /** Quantile from a Prometheus histogram's cumulative buckets (linear within a bucket). */
@@ -62,6 +72,9 @@ export interface ThroughputPhase {
   db_seconds_by_statement: Record<string, number>;
   persons_recomputed: Record<string, number>;
   batches: ReturnType<typeof batchesBetween>;
+  /** When the raw payloads' writer, which follows the views, had committed the phase's events too. */
+  raw_payloads_seconds: number;
+  raw_payloads_events_per_s: number;
 }
 
 /**
@@ -81,10 +94,13 @@ export async function throughputPhase(env: BenchEnv, source: DemoSource, events:
   const before = await env.pipelineMetrics();
   const serversBefore = env.serverCpu();
   const atStart = committedIn(before);
+  const rawAtStart = rawPayloadsIn(before);
   await waitForCommitted(env, events);
   const seconds = (Date.now() - started) / 1000;
   const serversAfter = env.serverCpu();
   const after = await env.pipelineMetrics();
+  await waitUntil(async () => rawPayloadsIn(await env.pipelineMetrics()), events, 250);
+  const rawSeconds = (Date.now() - started) / 1000;
   const cpu = cpuSecondsIn(after, 'the pipeline') - cpuSecondsIn(before, 'the pipeline');
   const phase = {
     events: events - atStart,
@@ -96,8 +112,13 @@ export async function throughputPhase(env: BenchEnv, source: DemoSource, events:
     db_seconds_by_statement: dbTimeByTag(before, after, 12),
     persons_recomputed: personsRecomputed(before, after),
     batches: batchesBetween(before, after),
+    raw_payloads_seconds: Number(rawSeconds.toFixed(2)),
+    raw_payloads_events_per_s: Math.round((events - rawAtStart) / rawSeconds),
   };
-  console.error(`bench: pipeline committed them in ${phase.seconds} s (${phase.events_per_s} events/s)`);
+  console.error(
+    `bench: pipeline committed them in ${phase.seconds} s (${phase.events_per_s} events/s); ` +
+      `their raw payloads in ${phase.raw_payloads_seconds} s`,
+  );
   return phase;
 }
 
@@ -133,6 +154,10 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
   });
   try {
     if (opts.besideEvents) await loadStoreBeside(env, opts.besideEvents);
+    if (opts.rawPayloads === 'none')
+      await env.db.query('bench.raw_none', 'update stores set raw_payloads_stored = false where store_id = $1', [
+        env.store.store_id,
+      ]);
     const start = new Date(Date.now() - 30 * 86_400_000);
     const demo = planDemo({ events: opts.events, seed: 42, start, days: 30 });
     const phase = await throughputPhase(env, demo, demo.summary.events);
@@ -168,10 +193,12 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
           workers: opts.workers,
           daemon_cpu: opts.daemonCpu ?? null,
           beside_events: opts.besideEvents ?? 0,
+          raw_payloads: opts.rawPayloads ?? 'kept',
           demo_events: demo.summary.events,
           demo_orders: demo.orders.length,
           throughput_events_per_s: phase.events_per_s,
           throughput_seconds: phase.seconds,
+          raw_payloads_seconds: phase.raw_payloads_seconds,
           pipeline_cpu_us_per_event: phase.pipeline_cpu_us_per_event,
           server_cpu_us_per_event: phase.server_cpu_us_per_event,
           batch_time_by_step: phase.batch_time_by_step,

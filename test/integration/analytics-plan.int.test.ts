@@ -62,8 +62,8 @@ it.each([
   // A turn of the event loop: a rejection left unhandled is reported within this test.
   await nextTurn();
   const stored = await db.query<{ n: number }>(
-    'test.raw_events',
-    'select count(*)::int as n from raw_events where store_id = $1',
+    'test.event_facts',
+    'select count(*)::int as n from event_facts where store_id = $1',
     [s],
   );
   expect(stored[0]!.n).toBe(2);

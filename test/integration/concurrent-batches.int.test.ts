@@ -113,8 +113,8 @@ it('an event id stored by the other lane while a batch copies it fails that batc
   // Retried, as the pipeline retries a transient failure: the event is A's, and B's copy a duplicate.
   expect(await writerB.applyBatch([eventItem(s, 2, twin)])).toMatchObject({ stored: 0, duplicates: 1 });
   const rows = await db.query<{ client_id: string }>(
-    'test.raw',
-    'select client_id from raw_events where store_id = $1 and event_id = $2',
+    'test.facts',
+    'select client_id from event_facts where store_id = $1 and event_id = $2',
     [s, ev.id],
   );
   expect(rows).toEqual([{ client_id: 'twin-1' }]);

@@ -70,7 +70,8 @@ async function everything(storeId: string): Promise<Record<string, unknown[]>> {
     out[table] = (
       await db.query<{ row: string }>(
         'test.rows',
-        `select md5(t::text) as row from ${table} t where store_id = $1 order by 1`,
+        // When a fact was stored is the time of its load, not part of what was loaded.
+        `select md5((to_jsonb(t) - 'stored_at')::text) as row from ${table} t where store_id = $1 order by 1`,
         [storeId],
       )
     ).map((r) => r.row);

@@ -28,13 +28,13 @@ afterAll(async () => {
   await db.close();
 });
 
-/** The stored received-at of the store's event, in epoch ms, once there is one. */
-const receivedAt = (storeId: string, eventId: string): Promise<number | null> =>
+/** The received-at stored in `table` (its facts or its raw payload) of the store's event, in epoch ms, once there is one. */
+const receivedAt = (storeId: string, eventId: string, table: 'event_facts' | 'raw_events'): Promise<number | null> =>
   db
     .query<{ ms: string }>(
       'test.received_at',
       `select floor(extract(epoch from received_at) * 1000)::bigint::text as ms
-       from raw_events where store_id = $1 and event_id = $2`,
+       from ${table} where store_id = $1 and event_id = $2`,
       [storeId, eventId],
     )
     .then((rows) => (rows[0] ? Number(rows[0].ms) : null));
@@ -47,16 +47,17 @@ it('a message without the received-at header stores the stream time, the same wh
   const stored = await (await jetstreamManager(nc)).streams.getMessage(EVENTS_STREAM, { seq: ack.seq });
   const streamTime = stored!.time.getTime();
 
-  const live = await waitFor(
-    () => receivedAt(storeId, event.id),
-    (ms) => ms !== null,
-    60_000,
-  );
-  expect(live).toBe(streamTime);
+  for (const table of ['event_facts', 'raw_events'] as const) {
+    const live = await waitFor(
+      () => receivedAt(storeId, event.id, table),
+      (ms) => ms !== null,
+      60_000,
+    );
+    expect(live).toBe(streamTime);
+  }
 
-  // Retention prunes the payload; a replay brings the event again and stores it anew.
-  await db.query('test.prune', 'delete from raw_events where store_id = $1', [storeId]);
-  const replayed = await replayStore(nc, db, { storeId }, silentLogger());
-  expect(replayed.processed).toBe(1);
-  expect(await receivedAt(storeId, event.id)).toBe(streamTime);
+  // A rebuild loads the facts again from the stream, with the same time.
+  const rebuilt = await replayStore(nc, db, { storeId, rebuild: true }, silentLogger());
+  expect(rebuilt.processed).toBe(1);
+  expect(await receivedAt(storeId, event.id, 'event_facts')).toBe(streamTime);
 });

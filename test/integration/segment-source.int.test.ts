@@ -291,7 +291,7 @@ describe('the Tracking API', () => {
     await waitStored(['dup-1', 'dup-sentinel']);
     const count = await db.query<{ n: string }>(
       'test.count',
-      'select count(*) as n from raw_events where store_id = $1 and event_id = $2',
+      'select count(*) as n from event_facts where store_id = $1 and event_id = $2',
       [shop.store.store_id, 'dup-1'],
     );
     expect(Number(count[0]!.n)).toBe(1);

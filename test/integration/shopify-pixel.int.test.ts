@@ -120,8 +120,11 @@ describe('recorded Shopify pixel events on /collect', () => {
       30_000,
     );
     expect(await count('select count(*) as n from dead_letters where store_id = $1', [shop.store.store_id])).toBe(0);
-    expect(await count('select count(*) as n from raw_events where store_id = $1', [shop.store.store_id])).toBe(
-      ids.length,
+    // The payloads follow from their own writer.
+    await waitFor(
+      () => count('select count(*) as n from raw_events where store_id = $1', [shop.store.store_id]),
+      (n) => n === ids.length,
+      30_000,
     );
 
     // What was stored is the normalized event: envelope defaults, the request's address, the numeric order id.

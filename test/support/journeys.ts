@@ -117,17 +117,20 @@ export async function send(
   const res = await request(apiUrl).post('/v2-4-2/api/events').set('X-Ingest-Key', ingestKey).send(events);
   if (res.status !== 200 || res.body.data.rejected.length)
     throw new Error(`ingest failed: ${res.status} ${JSON.stringify(res.body)}`);
-  const ids = events.map((e) => e.id);
+  const ids = [...new Set(events.map((e) => e.id))];
+  // The facts, and the raw payloads where the store keeps them (their writer follows the views').
   await waitFor(
     () =>
       db
-        .query<{ n: string }>(
+        .query<{ facts: string; raw: string; kept: boolean }>(
           'test.facts',
-          'select count(*) as n from event_facts where store_id = $1 and event_id = any($2::text[])',
+          `select (select count(*) from event_facts where store_id = $1 and event_id = any($2::text[])) as facts,
+                  (select count(*) from raw_events where store_id = $1 and event_id = any($2::text[])) as raw,
+                  (select raw_payloads_stored from stores where store_id = $1) as kept`,
           [storeId, ids],
         )
-        .then((r) => Number(r[0]!.n)),
-    (n) => n === ids.length,
+        .then((r) => r[0]!),
+    (r) => Number(r.facts) === ids.length && (!r.kept || Number(r.raw) === ids.length),
   );
 }
 

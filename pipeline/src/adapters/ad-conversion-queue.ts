@@ -24,7 +24,8 @@ interface PersonRow {
   client_ip: string | null;
   user_agent: string | null;
   fbp: string | null;
-  checkout: { data?: { checkout?: Record<string, unknown> } } | null;
+  /** The `data` of the latest checkout event. */
+  checkout: { checkout?: Record<string, unknown> } | null;
 }
 
 interface ClientRow {
@@ -116,27 +117,27 @@ export function createAdConversionEnqueuer(
 
     const personIds = [...new Set(fresh.map((f) => f.personId))];
     const orderIds = fresh.map((f) => f.conversion.orderId ?? f.conversion.key);
-    // Per client of the buyers, three backward probes of raw_events' (store, client, time) index: the latest event,
-    // the latest carrying `_fbp`, the latest checkout. A join from the person to raw_events ordered by time instead
-    // made the planner walk the store's events once per person (a minute for a batch of 5,000 purchases).
+    // Per client of the buyers, three backward probes of event_facts' (store, client, time) index: the latest event,
+    // the latest carrying `_fbp`, the latest checkout. A join from the person to the events ordered by time instead
+    // made the planner walk the store's events once per person (a minute for a batch of 5,000 purchases). The facts
+    // hold what is read here, whatever the store keeps of its raw payloads.
     const clientRows = await q<ClientRow>(
       'ad_conversions.buyers',
       `select c.person_id, latest.at, latest.client_ip, latest.user_agent, fbp.at as fbp_at, fbp.fbp,
-              checkout.at as checkout_at, checkout.payload as checkout
+              checkout.at as checkout_at, checkout.data as checkout
        from clients c
        left join lateral (
-         select r.occurred_at as at, r.payload->>'clientIp' as client_ip,
-                r.payload->'context'->'navigator'->>'userAgent' as user_agent
-         from raw_events r where r.store_id = c.store_id and r.client_id = c.client_id
-         order by r.occurred_at desc limit 1) latest on true
+         select f.occurred_at as at, f.client_ip, f.user_agent
+         from event_facts f where f.store_id = c.store_id and f.client_id = c.client_id
+         order by f.occurred_at desc limit 1) latest on true
        left join lateral (
-         select r.occurred_at as at, r.payload->>'fbp' as fbp
-         from raw_events r where r.store_id = c.store_id and r.client_id = c.client_id and r.payload->>'fbp' is not null
-         order by r.occurred_at desc limit 1) fbp on true
+         select f.occurred_at as at, f.fbp
+         from event_facts f where f.store_id = c.store_id and f.client_id = c.client_id and f.fbp is not null
+         order by f.occurred_at desc limit 1) fbp on true
        left join lateral (
-         select r.occurred_at as at, r.payload
-         from raw_events r where r.store_id = c.store_id and r.client_id = c.client_id and r.name like 'checkout%'
-         order by r.occurred_at desc limit 1) checkout on true
+         select f.occurred_at as at, f.data
+         from event_facts f where f.store_id = c.store_id and f.client_id = c.client_id and f.name like 'checkout%'
+         order by f.occurred_at desc limit 1) checkout on true
        where c.store_id = $1 and c.person_id = any($2::text[])`,
       [storeId, personIds],
     );
@@ -159,7 +160,7 @@ export function createAdConversionEnqueuer(
       const orderId = conversion.orderId ?? conversion.key;
       const row = personRow.get(personId);
       const order = orderPayload.get(orderId);
-      const fromCheckout = contactOf(row?.checkout?.data?.checkout);
+      const fromCheckout = contactOf(row?.checkout?.checkout);
       const fromOrder = contactOf(order);
       const clientDetails = isObj(order?.client_details) ? order.client_details : {};
       const buyer: BuyerContext = {

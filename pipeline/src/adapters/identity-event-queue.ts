@@ -6,7 +6,7 @@
  * redelivered publishes the same ids again (dropped by the stream's duplicate window), and a committed
  * batch has always queued its deliveries.
  */
-import type { Checkout, StorefrontEvent } from '../../../contracts/src/events';
+import type { Checkout, EventDataMap, StorefrontEvent } from '../../../contracts/src/events';
 import type { ShopProduct } from '../../../contracts/src/pushes';
 import { webhookSubject, type WebhookDelivery } from '../../../contracts/src/webhook-delivery';
 import type { IdentityEventName } from '../../../contracts/src/identity-events';
@@ -93,30 +93,31 @@ const EMPTY_PERSON: IdentityEventPerson = {
 
 /** What the store knows of each person: an email from identity, names and address from the latest checkout. */
 async function loadProfiles(q: Query, storeId: string, personIds: string[]): Promise<Map<string, IdentityEventPerson>> {
+  // From the facts, which keep the data of checkout and lead events: the raw payloads may be kept elsewhere, later,
+  // or not at all (docs/decisions.md, Storage, "Raw payloads off the hot path").
   const rows = await q<{
     person_id: string;
     email: string | null;
-    checkout: StorefrontEvent | null;
-    lead: StorefrontEvent | null;
+    checkout: { checkout?: Checkout } | null;
+    lead: EventDataMap['lead_form_submitted'] | null;
   }>(
     'webhooks.profiles',
     `select p.person_id,
        (select min(substr(l.key, 3)) from identity_links l join clients c on c.store_id = l.store_id and c.client_id = l.client_id
          where l.store_id = $1 and c.person_id = p.person_id and l.key like 'e:%') as email,
-       (select r.payload from raw_events r join clients c on c.store_id = r.store_id and c.client_id = r.client_id
-         where r.store_id = $1 and c.person_id = p.person_id and r.name like 'checkout%'
-         order by r.occurred_at desc limit 1) as checkout,
-       (select r.payload from raw_events r join clients c on c.store_id = r.store_id and c.client_id = r.client_id
-         where r.store_id = $1 and c.person_id = p.person_id and r.name = 'lead_form_submitted'
-         order by r.occurred_at desc limit 1) as lead
+       (select f.data from event_facts f join clients c on c.store_id = f.store_id and c.client_id = f.client_id
+         where f.store_id = $1 and c.person_id = p.person_id and f.name like 'checkout%'
+         order by f.occurred_at desc limit 1) as checkout,
+       (select f.data from event_facts f join clients c on c.store_id = f.store_id and c.client_id = f.client_id
+         where f.store_id = $1 and c.person_id = p.person_id and f.name = 'lead_form_submitted'
+         order by f.occurred_at desc limit 1) as lead
      from unnest($2::text[]) as p(person_id)`,
     [storeId, personIds],
   );
   const out = new Map<string, IdentityEventPerson>();
   for (const r of rows) {
-    const checkout =
-      r.checkout && 'checkout' in r.checkout.data ? (r.checkout.data as { checkout: Checkout }).checkout : null;
-    const lead = r.lead?.name === 'lead_form_submitted' ? r.lead.data.lead : null;
+    const checkout = r.checkout?.checkout ?? null;
+    const lead = r.lead?.lead ?? null;
     const address = checkout?.shippingAddress ?? checkout?.billingAddress ?? null;
     out.set(r.person_id, {
       email: r.email ?? '',

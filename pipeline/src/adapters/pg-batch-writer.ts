@@ -1,7 +1,8 @@
 /**
  * Applies one batch in one PostgreSQL transaction (docs/product.md, Delivery guarantees): stored facts first (idempotent on their
- * natural keys), then the view maintenance step for whatever was new, then dead letters. The caller acks
- * the batch's messages only after this resolves.
+ * natural keys), then the view maintenance step for whatever was new, then dead letters. The raw payloads are not
+ * written here but after the commit, by `pg-raw-payloads.ts`. The caller acks the batch's messages only after this
+ * resolves and, when the outcome says so, once the payloads are written (`durable`).
  */
 import type { Db, Query } from '../../../storage/db';
 import { isTransientDbError } from '../../../storage/db';
@@ -14,22 +15,21 @@ import {
   eventsWithoutFacts,
   insertDeadLetters,
   insertLinkClicks,
-  insertRawEvents,
   loadRates,
   loadStores,
   type RawEventRow,
   type StoreSettings,
 } from './pg-fact-store';
 import { loadTombstones, recordMessageOwners, screenErased, takeErasureGates } from './pg-erasure-screen';
+import type { RawPayloadWriter } from './pg-raw-payloads';
 
 /** What a batch stored that was new: the input of view maintenance. */
 export interface NewFacts {
   stores: Map<string, StoreSettings>;
   /** Conversion rates per store (currency -> rate to the store currency). */
   rates: Map<string, Map<string, number>>;
+  /** The batch's events whose facts are not stored yet (the writer looked them up). */
   events: RawEventRow[];
-  /** None of `events` has stored facts: the writer looked them up already (`payloadsKept`). */
-  eventsWithoutFacts?: boolean;
   pushes: ChangedPushes;
   clicks: Array<{ storeId: string; click: Extract<DecodedFact, { kind: 'link_click' }>['click'] }>;
 }
@@ -63,11 +63,10 @@ export const GENERIC_PLANS_SQL = 'set local plan_cache_mode = force_generic_plan
 
 export interface BatchWriterOptions {
   /**
-   * The raw payloads of the batch's events are already stored, or deliberately not (replay --rebuild keeps a
-   * store's payloads while it loads the facts again, docs/decisions.md, Operations): store none, and take as
-   * new the events whose facts are not stored.
+   * Writes the raw payloads of each committed batch's events (docs/decisions.md, Storage, "Raw payloads off the hot
+   * path"); without it (a replay, a rebuild, tests of the views) none is written.
    */
-  payloadsKept?: boolean;
+  rawPayloads?: RawPayloadWriter;
   /**
    * Called after the commit with the stream sequences of the messages dropped because they name an erased person
    * (docs/operations.md, Privacy): the daemon deletes them from the stream.
@@ -82,6 +81,7 @@ export function createBatchWriter(
 ): Pick<PipelinePorts, 'applyBatch' | 'deadLetter' | 'isTransient'> {
   async function applyBatch(items: readonly BatchItem[]): Promise<BatchOutcome> {
     const committed: Array<() => void> = [];
+    let eventItems: BatchItem[] = [];
     const outcome = await db.transaction('batch', async (tx) => {
       committed.length = 0;
       // Generic plans for the batch's keyed lookups: a custom plan for a store the table statistics do not
@@ -108,6 +108,7 @@ export function createBatchWriter(
       let inBatchDuplicates = 0;
       const pushCounts: Partial<Record<string, number>> = {};
 
+      eventItems = kept.filter((it) => it.decoded.kind === 'event' && stores.has(it.decoded.storeId));
       for (const item of kept) {
         const d = item.decoded;
         if (d.kind === 'poison') {
@@ -164,12 +165,9 @@ export function createBatchWriter(
         }
       }
 
-      let newEvents: RawEventRow[];
-      if (options.payloadsKept) newEvents = await eventsWithoutFacts(tx, events);
-      else {
-        const inserted = await insertRawEvents(tx, events);
-        newEvents = events.filter((e) => inserted.has(`${e.storeId}\u0000${e.event.id}`));
-      }
+      // An event is new when its facts are not stored: the raw payloads are written after this transaction, and no
+      // read needs them (docs/decisions.md, Storage, "Raw payloads off the hot path").
+      const newEvents = await eventsWithoutFacts(tx, events);
       await recordMessageOwners(
         tx,
         kept.filter((it) => it.decoded.kind !== 'poison' && stores.has(it.decoded.storeId)),
@@ -183,7 +181,6 @@ export function createBatchWriter(
           stores,
           rates,
           events: newEvents,
-          eventsWithoutFacts: options.payloadsKept,
           pushes: changed,
           clicks,
         },
@@ -202,6 +199,8 @@ export function createBatchWriter(
       };
     });
     for (const fn of committed) fn();
+    // Every event of the batch, the duplicates too: a crash after an earlier commit may have left their payloads out.
+    if (options.rawPayloads && eventItems.length) return { ...outcome, durable: options.rawPayloads.write(eventItems) };
     return outcome;
   }
 

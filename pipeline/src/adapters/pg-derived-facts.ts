@@ -3,15 +3,25 @@
  * Operations): event facts by COPY and order facts by upsert, the first step of a store's maintenance; unit
  * costs by upsert, which the maintainer runs after the identity locks (one lock order).
  */
+import type { EventShown } from '../../../contracts/src/event-shown';
 import type { Query } from '../../../storage/db';
 import { copyLine } from '../../../storage/pg-copy-text';
 import type { EventFact, OrderFact, VariantCost } from '../domain/facts';
-import { copyNewRows, storedEventIds } from './pg-fact-store';
+import { copyNewRows } from './pg-fact-store';
 import { EVENT_FACT_COLUMNS } from './pg-person-facts';
 import { lockNames } from './pg-advisory-locks';
 
-/** One event fact as a line of COPY text, in the columns `store_id, EVENT_FACT_COLUMNS`. */
-export function eventFactLine(storeId: string, e: EventFact): string {
+/** A new event's fact with what is shown of it, and when the API received it: one row of `event_facts`. */
+export interface EventFactRecord {
+  fact: EventFact;
+  shown: EventShown;
+  receivedAt: number;
+}
+
+const orNull = (s: string): string | null => (s === '' ? null : s);
+
+/** One event fact as a line of COPY text, in the columns of `EVENT_FACTS_COPY_SQL`. */
+export function eventFactLine(storeId: string, { fact: e, shown, receivedAt }: EventFactRecord): string {
   return copyLine([
     storeId,
     e.eventId,
@@ -30,34 +40,31 @@ export function eventFactLine(storeId: string, e: EventFact): string {
     e.currencyOrig,
     JSON.stringify(e.lines),
     JSON.stringify(e.items),
+    new Date(receivedAt).toISOString(),
+    orNull(shown.pageTitle),
+    orNull(shown.clientIp),
+    orNull(shown.userAgent),
+    orNull(shown.fbp),
+    shown.dataJson,
   ]);
 }
 
-/** The COPY of event facts, whose lines `eventFactLine` makes. */
-export const EVENT_FACTS_COPY_SQL = `copy event_facts (store_id, ${EVENT_FACT_COLUMNS}) from stdin`;
+/** The COPY of event facts, whose lines `eventFactLine` makes; `stored_at` takes its default, the time of the batch. */
+export const EVENT_FACTS_COPY_SQL = `copy event_facts (store_id, ${EVENT_FACT_COLUMNS},
+  received_at, page_title, client_ip, user_agent, fbp, data) from stdin`;
 
 /**
- * Stores the facts of new events by COPY, like the raw events (docs/decisions.md, Storage): those a lookup
- * finds stored already (their raw events pruned by retention, then replayed) are left out, unless the batch
- * writer has looked them up itself (`withoutFacts`).
+ * Stores the facts of new events by COPY (docs/decisions.md, Storage). The batch writer has taken as new only the
+ * events whose facts its lookup did not find, in the same transaction.
  */
-export async function insertEventFacts(
-  q: Query,
-  storeId: string,
-  events: readonly EventFact[],
-  withoutFacts = false,
-): Promise<void> {
+export async function insertEventFacts(q: Query, storeId: string, events: readonly EventFactRecord[]): Promise<void> {
   if (events.length === 0) return;
-  const old = withoutFacts
-    ? new Set<string>()
-    : await storedEventIds(
-        q,
-        storeId,
-        events.map((e) => e.eventId),
-      );
-  const lines = events.filter((e) => !old.has(e.eventId)).map((e) => eventFactLine(storeId, e));
-  if (lines.length === 0) return;
-  await copyNewRows(q, 'facts.events_copy', EVENT_FACTS_COPY_SQL, lines);
+  await copyNewRows(
+    q,
+    'facts.events_copy',
+    EVENT_FACTS_COPY_SQL,
+    events.map((e) => eventFactLine(storeId, e)),
+  );
 }
 
 export async function upsertOrderFacts(q: Query, storeId: string, orders: readonly OrderFact[]): Promise<void> {

@@ -1,11 +1,11 @@
 /**
- * The stores' settings and rates as a batch reads them, and the stored facts it writes in bulk inside its
- * transaction besides the pushes (`pg-pushes.ts`): raw events (by COPY, idempotent on the natural key), link
- * clicks and dead letters. One statement per table, arrays through unnest.
+ * The stores' settings and rates as a batch reads them, which of its events are new, and the stored facts it writes
+ * in bulk inside its transaction besides the pushes (`pg-pushes.ts`): link clicks and dead letters. One statement
+ * per table, arrays through unnest.
  */
 import type { Query } from '../../../storage/db';
 import { keyProbeSql } from '../../../storage/key-probe';
-import { copyBytesField, copyData, copyFields } from '../../../storage/pg-copy-text';
+import { copyData } from '../../../storage/pg-copy-text';
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { LinkClick } from '../domain/decode-message';
 import type { StoreRules } from '../domain/recompute-person';
@@ -74,6 +74,7 @@ export async function loadStores(q: Query, storeIds: readonly string[]): Promise
   );
 }
 
+/** A storefront event of a batch, with the message it came in. */
 export interface RawEventRow {
   storeId: string;
   event: StorefrontEvent;
@@ -81,30 +82,6 @@ export interface RawEventRow {
   json?: Uint8Array;
   receivedAt: number;
   seq: number;
-}
-
-/**
- * The batch's raw events go in by COPY, after one lookup of those already stored (a COPY cannot skip a row).
- * Measured on 4,300 of the demo's events, the CPU of the PostgreSQL backend: 90-100 ms, against 200-220 ms as
- * one JSON document through json_to_recordset (which parsed every payload twice) and 150-190 ms by COPY into a
- * staging table then insert-select (docs/decisions.md, Storage).
- */
-const RAW_COLUMNS = 'store_id, event_id, client_id, name, occurred_at, received_at, stream_seq, payload';
-
-/**
- * One raw event as a line of COPY text, in RAW_COLUMNS order: the payload as UTF-8 bytes, those the message
- * carried when it carried them ready to store (escaped where needed), else the event encoded.
- */
-function rawEventLine(r: RawEventRow): Array<string | Uint8Array> {
-  const e = r.event;
-  const received = new Date(r.receivedAt).toISOString();
-  const json = r.json ?? Buffer.from(JSON.stringify(e));
-  return [
-    copyFields([r.storeId, e.id, e.clientId, e.name, e.timestamp, received, r.seq]),
-    '\t',
-    copyBytesField(json),
-    '\n',
-  ];
 }
 
 /**
@@ -130,25 +107,6 @@ export async function copyNewRows(
   }
 }
 
-const rawKey = (storeId: string, eventId: string) => `${storeId}\u0000${eventId}`;
-
-/** Inserts raw events (distinct keys); returns the keys (`storeId\0eventId`) that were new. */
-export async function insertRawEvents(q: Query, rows: readonly RawEventRow[]): Promise<Set<string>> {
-  if (rows.length === 0) return new Set();
-  const stored = await q<{ store_id: string; event_id: string }>(
-    'raw_events.stored',
-    `select p.* from unnest($1::text[], $2::text[]) as k(store_id, event_id),
-       lateral (select store_id, event_id from raw_events r
-                where r.store_id = k.store_id and r.event_id = k.event_id offset 0) as p`,
-    [rows.map((r) => r.storeId), rows.map((r) => r.event.id)],
-  );
-  const old = new Set(stored.map((r) => rawKey(r.store_id, r.event_id)));
-  const fresh = rows.filter((r) => !old.has(rawKey(r.storeId, r.event.id)));
-  if (fresh.length === 0) return new Set();
-  await copyNewRows(q, 'raw_events.copy', `copy raw_events (${RAW_COLUMNS}) from stdin`, fresh.flatMap(rawEventLine));
-  return new Set(fresh.map((r) => rawKey(r.storeId, r.event.id)));
-}
-
 /** The ids among `eventIds` whose facts are stored: one index probe per id (docs/decisions.md, Storage). */
 export async function storedEventIds(q: Query, storeId: string, eventIds: readonly string[]): Promise<Set<string>> {
   const stored = await q<{ event_id: string }>(
@@ -159,10 +117,7 @@ export async function storedEventIds(q: Query, storeId: string, eventIds: readon
   return new Set(stored.map((r) => r.event_id));
 }
 
-/**
- * The events (distinct keys) whose facts are not stored yet: what is new to a writer that stores no raw payload
- * because the store's payloads were kept (replay --rebuild, docs/decisions.md, Operations).
- */
+/** The events (distinct keys) whose facts are not stored yet: what is new to a batch (docs/decisions.md, Storage). */
 export async function eventsWithoutFacts(q: Query, rows: readonly RawEventRow[]): Promise<RawEventRow[]> {
   const byStore = new Map<string, RawEventRow[]>();
   for (const r of rows) {

@@ -24,7 +24,8 @@ import type { MaintainViews, NewFacts } from './pg-batch-writer';
 import { identityEventCandidates, type IdentityEventEnqueuer } from './identity-event-queue';
 import type { AdConversionEnqueuer } from './ad-conversion-queue';
 import { rulesOf, type StoreSettings } from './pg-fact-store';
-import { insertEventFacts, upsertOrderFacts, upsertVariantCosts } from './pg-derived-facts';
+import { eventShownOf } from '../../../contracts/src/event-shown';
+import { type EventFactRecord, insertEventFacts, upsertOrderFacts, upsertVariantCosts } from './pg-derived-facts';
 import { IdentityLocksExhaustedError, recordIdentity, updateIdentity } from './pg-identity';
 import { loadPersonFacts } from './pg-person-facts';
 import { writeSessions } from './pg-sessions';
@@ -111,6 +112,8 @@ interface StoreBatch {
   /** The new events as received (for webhook payloads). */
   raw: StorefrontEvent[];
   events: EventFact[];
+  /** The rows of `event_facts` for `events`, in the same order. */
+  records: EventFactRecord[];
   orders: OrderFact[];
   /** Orders naming the browser client of their cart (identity hand-off). */
   handoffs: Array<{ orderId: string; browserClientId: string }>;
@@ -129,6 +132,7 @@ function splitByStore(facts: NewFacts, hooks: MaintainerHooks): StoreBatch[] {
         rateOf: (c) => rates?.get(c),
         raw: [],
         events: [],
+        records: [],
         orders: [],
         handoffs: [],
         costs: [],
@@ -144,6 +148,7 @@ function splitByStore(facts: NewFacts, hooks: MaintainerHooks): StoreBatch[] {
     for (const c of d.missingRates) hooks.onMissingRate?.(e.storeId, c);
     b.raw.push(e.event);
     b.events.push(d.fact);
+    b.records.push({ fact: d.fact, shown: eventShownOf(e.event), receivedAt: e.receivedAt });
   }
   for (const o of facts.pushes.orders) {
     const b = get(o.storeId);
@@ -159,8 +164,8 @@ function splitByStore(facts: NewFacts, hooks: MaintainerHooks): StoreBatch[] {
 }
 
 /** Writes the batch's derived facts of one store: event facts, order facts and, for a rebuild's load, unit costs. */
-async function storeFacts(q: Query, batch: StoreBatch, eventsWithoutFacts: boolean | undefined): Promise<void> {
-  await insertEventFacts(q, batch.store.storeId, batch.events, eventsWithoutFacts);
+async function storeFacts(q: Query, batch: StoreBatch): Promise<void> {
+  await insertEventFacts(q, batch.store.storeId, batch.records);
   await upsertOrderFacts(q, batch.store.storeId, batch.orders);
 }
 
@@ -312,7 +317,7 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
     const ctx: StoreStep = { q, hooks, logger, lap, rollups, touchGroups, afterCommit };
     for (const batch of batches) {
       const storeId = batch.store.storeId;
-      await storeFacts(q, batch, facts.eventsWithoutFacts);
+      await storeFacts(q, batch);
       lap('facts');
       if (hooks.factsOnly) {
         // Bulk loading (replay --rebuild): facts and identity links only; the views are rebuilt once at the end.

@@ -12,6 +12,7 @@ import { connectDependencies, dependencyChecks, retryStartup } from '../../../ru
 import type { Logger } from '../../../runtime/logger';
 import { consumePartitions } from '../adapters/nats-source';
 import { createBatchWriter, type MaintainViews } from '../adapters/pg-batch-writer';
+import { createRawPayloadWriter } from '../adapters/pg-raw-payloads';
 import { buildPipeline, type PipelineReport } from '../stream/build-pipeline';
 import type { PipelineConfig } from './config';
 import { startHealthServer } from '../../../runtime/health-server';
@@ -63,14 +64,28 @@ export async function startPipeline(
     );
   }
 
+  // Messages of erased persons that were still in flight leave the stream too (docs/operations.md, Privacy).
+  const onErasedMessages = (seqs: number[]): void =>
+    void deleteStreamMessages(jsm, seqs).catch((err: unknown) =>
+      logger.warn({ err, messages: seqs.length }, 'messages of erased persons not deleted from the stream'),
+    );
+  const rawPayloads = createRawPayloadWriter(db, {
+    onErasedMessages,
+    onCommitted: (counts) => {
+      for (const [result, n] of Object.entries(counts) as Array<[string, number]>)
+        if (n) metrics.rawPayloads.inc({ result }, n);
+    },
+    onQueued: (n) => metrics.rawPayloadsQueued.set(n),
+    onRefused: (item, err) => {
+      metrics.rawPayloads.inc({ result: 'refused' });
+      logger.error(
+        { err, seq: item.msg.seq, subject: item.msg.subject },
+        'raw payload refused by PostgreSQL; left out',
+      );
+    },
+  });
   const writer = withFaultInjection(
-    createBatchWriter(db, deps.maintainViews(metrics, js), {
-      // Messages of erased persons that were still in flight leave the stream too (docs/operations.md, Privacy).
-      onErasedMessages: (seqs) =>
-        void deleteStreamMessages(jsm, seqs).catch((err: unknown) =>
-          logger.warn({ err, messages: seqs.length }, 'messages of erased persons not deleted from the stream'),
-        ),
-    }),
+    createBatchWriter(db, deps.maintainViews(metrics, js), { onErasedMessages, rawPayloads }),
     config.faultKillAfterCommits,
   );
   const source = consumePartitions(js, config.partitions, config.pullMax, (partition, err) =>
@@ -201,7 +216,10 @@ export async function startPipeline(
       logger.info('draining: stop pulling, commit and ack the batch in hand');
       await source.stop();
       await privacy.stop();
-      await Promise.race([Promise.all([done.catch(() => undefined), jobs?.stop()]), delay(config.shutdownTimeoutMs)]);
+      await Promise.race([
+        Promise.all([done.catch(() => undefined).then(() => rawPayloads.drain()), jobs?.stop()]),
+        delay(config.shutdownTimeoutMs),
+      ]);
       subscription.unsubscribe();
       clearInterval(pendingTimer);
       await plannerCounts?.stop();

@@ -77,6 +77,17 @@ export function createPipelineMetrics() {
       help: 'Age of the newest event committed to the views, at its commit (receive to commit)',
       registers: [registry],
     }),
+    rawPayloads: new Counter({
+      name: 'pipeline_raw_payloads_total',
+      help: "Storefront events seen by the raw payloads' writer, by result (stored, duplicate, erased, not_kept, refused)",
+      labelNames: ['result'] as const,
+      registers: [registry],
+    }),
+    rawPayloadsQueued: new Gauge({
+      name: 'pipeline_raw_payloads_queued',
+      help: 'Storefront events of committed batches whose raw payloads are not written yet (their messages unacked)',
+      registers: [registry],
+    }),
     consumerPending: new Gauge({
       name: 'pipeline_consumer_pending',
       help: 'Messages not yet delivered to the pipeline, per partition consumer',

@@ -140,6 +140,7 @@ async function ipsOf(q: Query, storeId: string, browserClients: readonly string[
   const rows = await q<{ ip: string }>(
     'erasure.ips',
     `select ip from (${keyProbeSql({ select: "payload->>'clientIp' as ip", from: 'raw_events', key: 'client_id' })}) r
+     union select ip from (${keyProbeSql({ select: 'client_ip as ip', from: 'event_facts', key: 'client_id' })}) f
      union select ip from (${keyProbeSql({ select: 'ip', from: 'link_clicks', key: 'client_id' })}) c`,
     [storeId, browserClients],
   );

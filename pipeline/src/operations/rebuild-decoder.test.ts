@@ -3,6 +3,7 @@ import { generateDemoStream } from '../../../scripts/demo/generate';
 import { decodeMessage } from '../domain/decode-message';
 import { StreamFacts } from '../domain/stream-facts';
 import { eventFactLine } from '../adapters/pg-derived-facts';
+import { eventShownOf } from '../../../contracts/src/event-shown';
 import type { StoreSettings } from '../adapters/pg-fact-store';
 import { BatchEncoder, type EncodedBatch, startRebuildDecoder } from './rebuild-decoder';
 
@@ -44,8 +45,9 @@ describe('the rebuild decoder', () => {
     for (const m of messages) {
       const d = decodeMessage(m.subject, m.data, m.receivedAt, m.validated);
       if (d.kind === 'poison') continue;
-      const event = expected.add(d, m.seq);
-      if (event) expectedLines += eventFactLine(STORE.storeId, event);
+      const fact = expected.add(d, m.seq);
+      if (fact && d.kind === 'event')
+        expectedLines += eventFactLine(STORE.storeId, { fact, shown: eventShownOf(d.event), receivedAt: m.receivedAt });
     }
 
     const decoder = startRebuildDecoder(STORE, RATES);

@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import type { StoreSettings, DeadLetterRow } from '../adapters/pg-fact-store';
 import { deadLetterOf } from '../adapters/pg-batch-writer';
 import { eventFactLine } from '../adapters/pg-derived-facts';
+import { eventShownOf } from '../../../contracts/src/event-shown';
 import { decodeMessage } from '../domain/decode-message';
 import type { StreamFacts, StreamFactsSnapshot } from '../domain/stream-facts';
 
@@ -79,8 +80,11 @@ export function decodeBatch(facts: StreamFacts, storeId: string, batch: EncodedB
     const decoded = decodeMessage(msg.subject, msg.data, batch.receivedAts[i] ?? null, batch.validated[i] === true);
     if (decoded.kind === 'poison') deadLetters.push(deadLetterOf(msg, decoded.storeId, decoded.reason));
     else {
-      const event = facts.add(decoded, msg.seq);
-      if (event) lines.push(eventFactLine(storeId, event));
+      const fact = facts.add(decoded, msg.seq);
+      if (fact && decoded.kind === 'event')
+        lines.push(
+          eventFactLine(storeId, { fact, shown: eventShownOf(decoded.event), receivedAt: batch.receivedAts[i] ?? 0 }),
+        );
     }
   }
   return { processed: batch.seqs.length, lines: lines.join(''), deadLetters };

@@ -81,9 +81,9 @@ export interface ReplayProgress {
 }
 
 /**
- * Empties a store's views and stream-derived facts for a rebuild through the batch flow, all but its raw payloads:
- * the stream brings the same messages again, so the load stores none (`payloadsKept`) and
- * `dropPayloadsWithoutFacts` then removes those the stream no longer holds. Returns the rows deleted, by table.
+ * Empties a store's views and stream-derived facts for a rebuild through the batch flow, all but its raw payloads
+ * (the batch flow never writes those; their own consumer has them already), and `dropPayloadsWithoutFacts` then
+ * removes those the stream no longer holds. Returns the rows deleted, by table.
  */
 export async function emptyStore(db: Db, storeId: string): Promise<Map<string, number>> {
   return db.transaction('replay.empty', (tx) => emptyStoreIn(tx, storeId));
@@ -118,8 +118,8 @@ export const NO_NESTED_LOOPS_SQL = 'set local enable_nestloop = off';
 
 /**
  * After a rebuild's load, the payloads of events it stored no facts for (older than the stream's retention, or
- * outside the replayed range): the live path takes an event with a stored payload for a duplicate, so such a
- * payload would keep that event out if it were ever sent again. Returns how many were deleted.
+ * outside the replayed range): nothing shows them any more, and the store's data must not outlive its facts.
+ * Returns how many were deleted.
  */
 export async function dropPayloadsWithoutFacts(db: Db, storeId: string): Promise<number> {
   return db.transaction('replay.drop_payloads', (tx) => dropPayloadsWithoutFactsIn(tx, storeId));
@@ -143,9 +143,7 @@ async function applyStreamRange(run: ReplayRun): Promise<void> {
   const { filter, lastSeq, started } = run.stream;
   // A rebuild's fallback loads the facts alone and recomputes every view once at the end (each person once,
   // instead of once per batch that touches it); a plain replay maintains the views batch by batch like the daemon.
-  const writer = createBatchWriter(db, createViewMaintainer(logger, { factsOnly: range.rebuild }), {
-    payloadsKept: range.rebuild,
-  });
+  const writer = createBatchWriter(db, createViewMaintainer(logger, { factsOnly: range.rebuild }));
   const batchSize = range.batchSize ?? 5000;
 
   // The stream range as a source of messages. An ordered consumer has no max_ack_pending to hold it back, so

@@ -124,6 +124,30 @@ describe('buildPipeline', () => {
     expect(reports).toEqual([{ type: 'committed', outcome: committedOutcome([1, 2, 3]), seconds: 0 }]);
   });
 
+  it("acks a batch's messages once what it still writes after the commit is written, and not before", async () => {
+    let finish: (ok: boolean) => void = () => undefined;
+    const durable = new Promise<void>((resolve, reject) => {
+      finish = (ok) => (ok ? resolve() : reject(new Error('payloads not written')));
+    });
+    const ports = new FakePorts(log);
+    const apply = ports.applyBatch.bind(ports);
+    ports.applyBatch = async (items) => ({ ...(await apply(items)), durable });
+    const reports = runPipeline(from(messages(log, 2)), ports);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(log).toEqual(['committed [1,2]']);
+    finish(true);
+    await reports;
+    expect(log).toEqual(['committed [1,2]', ...ackOf(1, 2)]);
+  });
+
+  it('asks again for the messages of a batch whose writes after the commit failed', async () => {
+    const ports = new FakePorts(log);
+    const apply = ports.applyBatch.bind(ports);
+    ports.applyBatch = async (items) => ({ ...(await apply(items)), durable: Promise.reject(new Error('lost')) });
+    await runPipeline(from(messages(log, 2)), ports);
+    expect(log).toEqual(['committed [1,2]', 'nak 1 2000', 'nak 2 2000']);
+  });
+
   it('hands the port every message decoded, an undecodable one as poison', async () => {
     const ports = new FakePorts(log);
     await runPipeline(from([message(log, 1), message(log, 2, '{not json')]), ports);

@@ -30,6 +30,11 @@ export interface BatchOutcome {
   storeIds?: string[];
   /** Messages other than storefront events applied, by kind (`order`, `ad_spend`, `link_click`, ...). */
   pushes?: Partial<Record<string, number>>;
+  /**
+   * What must still be written after the commit (the raw payloads): the batch's messages are acked once it
+   * resolves, and asked again if it rejects. The next batch does not wait for it.
+   */
+  durable?: Promise<void>;
 }
 
 export interface PipelinePorts {
@@ -92,8 +97,15 @@ export function buildPipeline(
       }),
     );
 
-  const ackAll = (items: readonly BatchItem[]): void => {
-    for (const it of items) it.msg.ack();
+  /** Acks the items once what their batch still writes is written; asks for them again if it fails. */
+  const ackWhenDurable = (items: readonly BatchItem[], outcome: BatchOutcome): void => {
+    const ack = () => {
+      for (const it of items) it.msg.ack();
+    };
+    if (!outcome.durable) return ack();
+    outcome.durable.then(ack, () => {
+      for (const it of items) it.msg.nak(opts.nakDelayMs);
+    });
   };
 
   const sizeBound = createBatchSizeBound({
@@ -106,7 +118,7 @@ export function buildPipeline(
     const started = now();
     try {
       const outcome = await lastValueFrom(applyWithRetry(items));
-      ackAll(items);
+      ackWhenDurable(items, outcome);
       sizeBound.observe(items.length, now() - started);
       return [{ type: 'committed', outcome, seconds: (now() - started) / 1000 }];
     } catch (err) {
@@ -120,7 +132,7 @@ export function buildPipeline(
         const single = now();
         try {
           const outcome = await lastValueFrom(applyWithRetry([it]));
-          it.msg.ack();
+          ackWhenDurable([it], outcome);
           reports.push({ type: 'committed', outcome, seconds: (now() - single) / 1000 });
         } catch (oneErr) {
           if (ports.isTransient(oneErr)) {

@@ -95,7 +95,7 @@ export class DashboardReadsService {
 
     const perMinute = await this.db.query<{ minute: Date; n: string }>(
       'health.per_minute',
-      `select date_trunc('minute', stored_at) as minute, count(*) as n from raw_events
+      `select date_trunc('minute', stored_at) as minute, count(*) as n from event_facts
        where stored_at >= $2 and store_id = $1 group by 1`,
       [id, since.toISOString()],
     );
@@ -105,14 +105,16 @@ export class DashboardReadsService {
       return { minute: localDateTime(t, tz).slice(0, 16), events: counts.get(t) ?? 0 };
     });
 
+    // Facts stored before they kept received_at (pruned payloads) count as stored when received.
     const [latest] = await this.db.query<{ stored_at: Date; received_at: Date }>(
       'health.latest_event',
-      `select stored_at, received_at from raw_events where store_id = $1 order by stored_at desc limit 1`,
+      `select stored_at, coalesce(received_at, stored_at) as received_at from event_facts
+       where store_id = $1 order by stored_at desc limit 1`,
       [id],
     );
     const sources = await this.db.query<{ source: string; total: string; last_at: Date | null }>(
       'health.sources',
-      `select 'storefront_events' as source, count(*) as total, max(stored_at) as last_at from raw_events where store_id = $1
+      `select 'storefront_events' as source, count(*) as total, max(stored_at) as last_at from event_facts where store_id = $1
        union all select 'orders', count(*), max(updated_at) from shop_orders where store_id = $1
        union all select 'products', count(*), max(updated_at) from shop_products where store_id = $1
        union all select 'customers', count(*), max(updated_at) from shop_customers where store_id = $1

@@ -4,15 +4,8 @@
  * `referral`, `direct`) with the matching object filled; every other event gets its kind name and the kind
  * object that matches it. Pure: the caller supplies the rows and the store's time zone.
  */
-import type { CartLine, Checkout, ProductVariant, StorefrontEvent } from '../../../contracts/src/events';
-import type {
-  AdInfo,
-  CheckoutCompletedInfo,
-  CheckoutInfo,
-  EventItem,
-  ProductItem,
-} from '../../../contracts/src/reports';
-import { checkoutLineTotal } from '../../../contracts/src/line-items';
+import { type EventKindData, kindObjectsOf } from '../../../contracts/src/event-shown';
+import type { AdInfo, EventItem } from '../../../contracts/src/reports';
 import { localDateTime } from '../../../contracts/src/time';
 
 /** The session an event belongs to, as stored by the pipeline. */
@@ -38,8 +31,11 @@ export interface JourneyEvent {
   at: number;
   pageUrl: string;
   referrer: string;
-  /** The raw event, when retention has not pruned it. */
-  raw: StorefrontEvent | null;
+  pageTitle: string;
+  clientIp: string;
+  userAgent: string;
+  /** The event's kind and data as the facts keep them (`contracts/src/event-shown.ts`), null for other kinds. */
+  kindData: EventKindData | null;
 }
 
 export interface JourneyLookups {
@@ -72,118 +68,6 @@ export function touchType(
   return 'referral';
 }
 
-function productItem(v: ProductVariant, quantity: number, linePrice?: number): ProductItem {
-  return {
-    product_id: v.product.id,
-    variant_id: v.id,
-    title: v.product.title,
-    variant_title: v.title ?? '',
-    sku: v.sku ?? '',
-    price: linePrice ?? v.price.amount,
-    currency: v.price.currencyCode,
-    quantity,
-    url: v.product.url ?? '',
-    image_url: v.image?.src ?? '',
-  };
-}
-
-const cartLineItem = (l: CartLine): ProductItem => productItem(l.merchandise, l.quantity, l.cost.totalAmount.amount);
-
-function checkoutInfo(c: Checkout): CheckoutInfo {
-  return {
-    checkout_token: c.token,
-    total_price: c.totalPrice.amount,
-    subtotal_price: c.subtotalPrice?.amount ?? 0,
-    currency: c.totalPrice.currencyCode,
-    item_count: c.lineItems.reduce((n, li) => n + li.quantity, 0),
-    email: c.email ?? '',
-    discount_codes: (c.discountApplications ?? [])
-      .filter((d) => d.type.toUpperCase() === 'DISCOUNT_CODE')
-      .map((d) => d.title),
-    items: c.lineItems.map((li) => productItem(li.variant, li.quantity, checkoutLineTotal(li).amount)),
-  };
-}
-
-type KindObjects = Pick<
-  EventItem,
-  'products' | 'cart_viewed' | 'checkout_started' | 'checkout_completed' | 'payment_info_submitted' | 'search_submitted'
->;
-
-function kindObjects(raw: StorefrontEvent | null): KindObjects {
-  const none: KindObjects = {
-    products: null,
-    cart_viewed: null,
-    checkout_started: null,
-    checkout_completed: null,
-    payment_info_submitted: null,
-    search_submitted: null,
-  };
-  if (!raw) return none;
-  switch (raw.name) {
-    case 'product_viewed':
-      return { ...none, products: { collection: '', items: [productItem(raw.data.productVariant, 1)] } };
-    case 'collection_viewed':
-      return {
-        ...none,
-        products: {
-          collection: raw.data.collection.title,
-          items: raw.data.collection.productVariants.map((v) => productItem(v, 1)),
-        },
-      };
-    case 'product_added_to_cart':
-      return { ...none, products: { collection: '', items: [cartLineItem(raw.data.cartLine)] } };
-    case 'product_removed_from_cart':
-      return {
-        ...none,
-        products: { collection: '', items: raw.data.cartLine ? [cartLineItem(raw.data.cartLine)] : [] },
-      };
-    case 'cart_viewed': {
-      const cart = raw.data.cart;
-      return {
-        ...none,
-        cart_viewed: {
-          cart_id: cart?.id ?? '',
-          total_quantity: cart?.totalQuantity ?? 0,
-          total_amount: cart?.cost.totalAmount.amount ?? 0,
-          currency: cart?.cost.totalAmount.currencyCode ?? '',
-          items: cart?.lines.map(cartLineItem) ?? [],
-        },
-      };
-    }
-    case 'checkout_started':
-      return { ...none, checkout_started: checkoutInfo(raw.data.checkout) };
-    case 'payment_info_submitted':
-      return { ...none, payment_info_submitted: checkoutInfo(raw.data.checkout) };
-    case 'checkout_completed': {
-      const c = raw.data.checkout;
-      const completed: CheckoutCompletedInfo = {
-        ...checkoutInfo(c),
-        order_id: c.order.id,
-        is_first_order: c.order.customer?.isFirstOrder ?? null,
-      };
-      return { ...none, checkout_completed: completed };
-    }
-    case 'search_submitted':
-      return {
-        ...none,
-        search_submitted: {
-          query: raw.data.searchResult.query,
-          result_count: raw.data.searchResult.productVariants.length,
-        },
-      };
-    // A custom event shows as its kind (`custom_event`); the spec's event item has no member for its name.
-    case 'custom_event':
-    case 'page_viewed':
-    case 'lead_form_submitted':
-    case 'checkout_contact_info_submitted':
-    case 'checkout_address_info_submitted':
-    case 'checkout_shipping_info_submitted':
-    case 'user_identified':
-    case 'order_refunded':
-      return none;
-  }
-}
-
 export function toEventItem(e: JourneyEvent, session: JourneySession | null, look: JourneyLookups): EventItem {
   const landing = session !== null && session.landingEventId === e.eventId;
   const type = landing ? touchType(session) : e.name;
@@ -191,10 +75,10 @@ export function toEventItem(e: JourneyEvent, session: JourneySession | null, loo
     event_id: e.eventId,
     event_at: localDateTime(e.at, look.timezone),
     event_page_url: e.pageUrl,
-    event_page_title: e.raw?.context.document.title ?? '',
+    event_page_title: e.pageTitle,
     event_page_referrer: e.referrer,
-    event_page_ip: e.raw?.clientIp ?? '',
-    event_page_user_agent: e.raw?.context.navigator?.userAgent ?? '',
+    event_page_ip: e.clientIp,
+    event_page_user_agent: e.userAgent,
     event_campaign: session?.campaign ?? '',
     event_source: session?.source ?? '',
     event_medium: session?.medium ?? '',
@@ -204,7 +88,7 @@ export function toEventItem(e: JourneyEvent, session: JourneySession | null, loo
     email: null,
     social_media: null,
     organic_search: null,
-    ...kindObjects(e.raw),
+    ...kindObjectsOf(e.kindData),
   };
   if (!landing || !session) return item;
   if (session.linkCode) {

@@ -6,7 +6,7 @@
 import { ORDER_CLIENT_PREFIX } from '../../../contracts/src/identity';
 import { storedOrderId } from '../../../contracts/src/shopify-ids';
 import type { EventFactRow, SessionRow } from '../../../storage/schema';
-import type { StorefrontEvent } from '../../../contracts/src/events';
+import type { EventKindData } from '../../../contracts/src/event-shown';
 import type { AdInfo, ApiTouchpoint, OrderJourney, OrderTouchpoints } from '../../../contracts/src/reports';
 import { localDateTime } from '../../../contracts/src/time';
 import type { StoreRecord } from '../../../storage/store-registry';
@@ -75,13 +75,25 @@ export class OrderService {
     const [count] = await this.db.query<{ n: string }>('journey.count', `select count(*) as n ${window}`, params);
     const total = Number(count?.n ?? 0);
     const events = await this.db.query<
-      Pick<EventFactRow, 'event_id' | 'client_id' | 'name' | 'occurred_at' | 'page_url' | 'referrer'> & {
-        payload: StorefrontEvent | null;
-      }
+      Pick<
+        EventFactRow,
+        | 'event_id'
+        | 'client_id'
+        | 'name'
+        | 'occurred_at'
+        | 'page_url'
+        | 'referrer'
+        | 'page_title'
+        | 'client_ip'
+        | 'user_agent'
+        | 'data'
+      >
     >(
       'journey.events',
-      `select e.event_id, e.client_id, e.name, e.occurred_at, e.page_url, e.referrer, r.payload
-       ${window.replace('from event_facts e', 'from event_facts e left join raw_events r on r.store_id = e.store_id and r.event_id = e.event_id')}
+      // Everything shown comes from the facts, so a journey is the same whether the raw payloads are kept or not.
+      `select e.event_id, e.client_id, e.name, e.occurred_at, e.page_url, e.referrer, e.page_title, e.client_ip,
+              e.user_agent, e.data
+       ${window}
        order by e.occurred_at, e.event_id
        offset $5 limit $6`,
       [...params, (page - 1) * pageSize, pageSize],
@@ -138,7 +150,10 @@ export class OrderService {
         at: e.occurred_at.getTime(),
         pageUrl: e.page_url,
         referrer: e.referrer,
-        raw: e.payload,
+        pageTitle: e.page_title ?? '',
+        clientIp: e.client_ip ?? '',
+        userAgent: e.user_agent ?? '',
+        kindData: e.data === null ? null : ({ name: e.name, data: e.data } as EventKindData),
       };
       return toEventItem(je, sessionOf(e.client_id, je.at), {
         timezone: store.timezone,

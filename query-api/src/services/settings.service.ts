@@ -135,13 +135,13 @@ export class SettingsService {
       this.db.query<{ pixel: boolean; last_at: Date | null; n: string }>(
         'settings.source_events',
         `select pixel, max(stored_at) as last_at, count(*) filter (where counted) as n from (
-           (select true as pixel, stored_at, false as counted from raw_events where store_id = $1 and event_id like 'sh-%'
+           (select true as pixel, stored_at, false as counted from event_facts where store_id = $1 and event_id like 'sh-%'
             order by stored_at desc limit 1)
            union all
-           (select false, stored_at, false from raw_events where store_id = $1 and event_id not like 'sh-%'
+           (select false, stored_at, false from event_facts where store_id = $1 and event_id not like 'sh-%'
             order by stored_at desc limit 1)
            union all
-           select event_id like 'sh-%', stored_at, true from raw_events where store_id = $1 and stored_at >= $2
+           select event_id like 'sh-%', stored_at, true from event_facts where store_id = $1 and stored_at >= $2
          ) x group by pixel`,
         params,
       ),

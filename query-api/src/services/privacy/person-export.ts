@@ -1,6 +1,6 @@
 /**
- * Everything stored about a person as one document (docs/operations.md, Privacy): its identifiers, events (with
- * the payload as received while the store keeps it), orders, customer records and link clicks. Read in one
+ * Everything stored about a person as one document (docs/operations.md, Privacy): its identifiers, events (what
+ * their facts keep, and the payload as received while the store keeps it), orders, customer records and link clicks. Read in one
  * snapshot, scoped to the caller's store.
  */
 import type { ExportedEvent, ExportedOrder, PersonExport, PrivacySubject } from '../../../../contracts/src/privacy';
@@ -29,7 +29,8 @@ export async function exportPerson(
   const [events, orders, customers, clicks] = await Promise.all([
     q<ExportedEvent & { occurred_at: Date }>(
       'privacy.export_events',
-      `select f.event_id, f.client_id, f.name, f.occurred_at, f.page_url, f.referrer, r.payload
+      `select f.event_id, f.client_id, f.name, f.occurred_at, f.page_url, f.referrer, f.page_title, f.client_ip,
+              f.user_agent, f.fbp, f.data, r.payload
        from event_facts f left join raw_events r on r.store_id = f.store_id and r.event_id = f.event_id
        where f.store_id = $1 and f.client_id = any($2::text[]) order by f.occurred_at, f.event_id`,
       [storeId, browser],
