@@ -125,7 +125,10 @@ export async function startPipeline(
         break;
       case 'isolated':
         metrics.batchFailures.inc({ outcome: 'isolated' });
-        logger.error({ err: r.error, size: r.size }, 'batch failed; applying its messages one by one');
+        logger.error(
+          { err: r.error, size: r.size },
+          'batch failed; applying it in halves to find the message at fault',
+        );
         break;
     }
   };

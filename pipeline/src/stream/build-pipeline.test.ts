@@ -206,15 +206,17 @@ describe('buildPipeline', () => {
     const ports = new FakePorts(log, { failure: (seqs) => (seqs.includes(2) ? bad : undefined) });
     const reports = await runPipeline(from(messages(log, 3)), ports);
 
-    // A permanent failure is not retried: the batch, then each message alone, all at once.
+    // A permanent failure is not retried: the batch, then its halves, the failing half's halves, all at once.
     expect(ports.calls.map((c) => [c.at, c.seqs])).toEqual([
       [0, [1, 2, 3]],
+      [0, [1, 2]],
       [0, [1]],
       [0, [2]],
       [0, [3]],
     ]);
     expect(log).toEqual([
       'failed [1,2,3]',
+      'failed [1,2]',
       'committed [1]',
       'ack 1',
       'failed [2]',
@@ -245,6 +247,7 @@ describe('buildPipeline', () => {
 
     expect(log).toEqual([
       'failed [1,2,3]',
+      'failed [1,2]',
       'committed [1]',
       'ack 1',
       'failed [2]',
@@ -266,6 +269,7 @@ describe('buildPipeline', () => {
 
     expect(ports.calls.map((c) => [c.at, c.seqs])).toEqual([
       [0, [1, 2, 3]],
+      [0, [1, 2]],
       [0, [1]],
       [0, [2]],
       [100, [2]],
@@ -274,6 +278,7 @@ describe('buildPipeline', () => {
     ]);
     expect(log).toEqual([
       'failed [1,2,3]',
+      'failed [1,2]',
       'committed [1]',
       'ack 1',
       'failed [2]',
@@ -291,6 +296,18 @@ describe('buildPipeline', () => {
       { type: 'nak', size: 1, error: busy },
       { type: 'committed', outcome: committedOutcome([3]), seconds: 0 },
     ]);
+  });
+
+  it('finds one bad message among many in halves, committing the rest in batches', async () => {
+    const bad = new PermanentError('bad');
+    const ports = new FakePorts(log, { failure: (seqs) => (seqs.includes(11) ? bad : undefined) });
+    const reports = await runPipeline(from(messages(log, 16)), ports, { batchMax: 16 });
+
+    // The batch, then two halves at each of four levels, depth first: 9 attempts where one at a time took 17.
+    expect(ports.calls.map((c) => c.seqs.length)).toEqual([16, 8, 8, 4, 2, 2, 1, 1, 4]);
+    expect(log.filter((l) => l.startsWith('dead-letter'))).toEqual(['dead-letter 11: processing failed: bad']);
+    expect(log.filter((l) => l.startsWith('ack')).length).toBe(16);
+    expect(reports.filter((r) => r.type === 'committed').length).toBe(5);
   });
 
   it('emits the reports batch after batch, in order, and applies the next batch after the previous is acked', async () => {

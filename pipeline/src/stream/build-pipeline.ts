@@ -1,8 +1,8 @@
 /**
  * The pipeline composition: decode each message (pure), batch by time and size, apply each
  * batch in one transaction, and ack its messages only after the commit. Transient failures are retried
- * with backoff and finally nak'ed for redelivery; a batch that fails for any other reason is split so a
- * single bad message is dead-lettered instead of blocking the stream.
+ * with backoff and finally nak'ed for redelivery; a batch that fails for any other reason is split in halves until
+ * the bad message is alone, which is dead-lettered instead of blocking the stream.
  */
 import { concatMap, defer, from, lastValueFrom, map, type Observable, retry, throwError, timer } from 'rxjs';
 import { batchWhileBusy } from './batch-while-busy';
@@ -126,40 +126,48 @@ export function buildPipeline(
         for (const it of items) it.msg.nak(opts.nakDelayMs);
         return [{ type: 'nak', size: items.length, error: err }];
       }
-      // Not transient: apply one by one so only the offending message is dead-lettered.
+      // Not transient: split in halves, again and again where one fails, so that only the offending message is
+      // dead-lettered and the rest go in batches (a poison message among 5,000 costs some 25 attempts, not 5,000).
       const reports: PipelineReport[] = [{ type: 'isolated', size: items.length, error: err }];
-      for (const it of items) {
-        const single = now();
-        try {
-          const outcome = await lastValueFrom(applyWithRetry([it]));
-          ackWhenDurable([it], outcome);
-          reports.push({ type: 'committed', outcome, seconds: (now() - single) / 1000 });
-        } catch (oneErr) {
-          if (ports.isTransient(oneErr)) {
-            it.msg.nak(opts.nakDelayMs);
-            reports.push({ type: 'nak', size: 1, error: oneErr });
-            continue;
-          }
-          try {
-            await ports.deadLetter(
-              it,
-              `processing failed: ${oneErr instanceof Error ? oneErr.message : String(oneErr)}`,
-            );
-          } catch (dlErr) {
-            it.msg.nak(opts.nakDelayMs);
-            reports.push({ type: 'nak', size: 1, error: dlErr });
-            continue;
-          }
-          it.msg.ack();
-          reports.push({
-            type: 'committed',
-            outcome: { size: 1, stored: 0, duplicates: 0, deadLettered: 1, receivedAt: [] },
-            seconds: (now() - single) / 1000,
-          });
-        }
-      }
+      await isolate(items, reports);
       return reports;
     }
+  };
+
+  /** Applies the halves of a batch that failed for good, splitting further where a half fails too. */
+  const isolate = async (items: readonly BatchItem[], reports: PipelineReport[]): Promise<void> => {
+    const half = Math.ceil(items.length / 2);
+    for (const part of [items.slice(0, half), items.slice(half)]) {
+      if (part.length === 0) continue;
+      const started = now();
+      try {
+        const outcome = await lastValueFrom(applyWithRetry(part));
+        ackWhenDurable(part, outcome);
+        reports.push({ type: 'committed', outcome, seconds: (now() - started) / 1000 });
+      } catch (err) {
+        if (ports.isTransient(err)) {
+          for (const it of part) it.msg.nak(opts.nakDelayMs);
+          reports.push({ type: 'nak', size: part.length, error: err });
+        } else if (part.length > 1) await isolate(part, reports);
+        else reports.push(await deadLetterOne(part[0]!, err, started));
+      }
+    }
+  };
+
+  /** Dead-letters a message that failed alone for good, then acks it; naks it if the dead letter fails. */
+  const deadLetterOne = async (it: BatchItem, err: unknown, started: number): Promise<PipelineReport> => {
+    try {
+      await ports.deadLetter(it, `processing failed: ${err instanceof Error ? err.message : String(err)}`);
+    } catch (dlErr) {
+      it.msg.nak(opts.nakDelayMs);
+      return { type: 'nak', size: 1, error: dlErr };
+    }
+    it.msg.ack();
+    return {
+      type: 'committed',
+      outcome: { size: 1, stored: 0, duplicates: 0, deadLettered: 1, receivedAt: [] },
+      seconds: (now() - started) / 1000,
+    };
   };
 
   return source$.pipe(
