@@ -173,3 +173,32 @@ it('`retention --days none` turns the payloads off, then deletes every kept one,
   );
   expect(row!.kept).toBe(false);
 });
+
+it('rejects a write that keeps failing on a transient error, so that its messages come back, and says so', async () => {
+  const store = (await createTestStore(db)).store.store_id;
+  const e = pageView({ client: 'busy-1', at: at(5) });
+  await db.query(
+    'test.busy',
+    `create or replace function test_busy_payload() returns trigger language plpgsql as $$
+     begin
+       if new.event_id = '${e.id}' then raise exception 'busy in a test' using errcode = '40001'; end if;
+       return new;
+     end $$`,
+  );
+  await db.query(
+    'test.busy_trigger',
+    'create trigger test_busy_payload before insert on raw_events for each row execute function test_busy_payload()',
+  );
+  const failed: number[] = [];
+  const { w } = writer({ attempts: 2, onFailed: (_err, events) => failed.push(events) });
+  try {
+    await expect(w.write([batchItem(store, 0, e.name, e)])).rejects.toMatchObject({ code: '40001' });
+    expect(failed).toEqual([1]);
+    expect(await payloads(store)).toEqual([]);
+  } finally {
+    await db.query('test.busy_drop', 'drop trigger test_busy_payload on raw_events');
+  }
+  // Sent again once the database takes it: stored.
+  await w.write([batchItem(store, 0, e.name, e)]);
+  expect((await payloads(store)).map((r) => r.event_id)).toEqual([e.id]);
+});

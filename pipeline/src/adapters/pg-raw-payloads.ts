@@ -85,6 +85,8 @@ export interface RawPayloadWriterOptions {
   onErasedMessages?: (seqs: number[]) => void;
   /** Called after each commit with what became of its storefront events. */
   onCommitted?: (counts: RawPayloadCounts) => void;
+  /** A write that failed on a transient error after its attempts: its batches' messages are asked for again. */
+  onFailed?: (err: unknown, events: number) => void;
   /** A payload PostgreSQL refused for good: left out, its message acked. */
   onRefused?: (item: BatchItem, err: unknown) => void;
   /** Storefront events queued and not yet stored, whenever that changes (a gauge). */
@@ -200,6 +202,10 @@ export function createRawPayloadWriter(db: Db, options: RawPayloadWriterOptions 
       return;
     } catch (err) {
       if (isTransientDbError(err)) {
+        options.onFailed?.(
+          err,
+          group.reduce((n, w) => n + w.items.length, 0),
+        );
         for (const w of group) w.reject(err);
         return;
       }
@@ -216,8 +222,10 @@ export function createRawPayloadWriter(db: Db, options: RawPayloadWriterOptions 
           else options.onRefused?.(it, err);
         }
       }
-      if (failed) w.reject(failed);
-      else w.resolve();
+      if (failed) {
+        options.onFailed?.(failed, w.items.length);
+        w.reject(failed);
+      } else w.resolve();
     }
   };
 

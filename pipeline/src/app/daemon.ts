@@ -76,6 +76,10 @@ export async function startPipeline(
         if (n) metrics.rawPayloads.inc({ result }, n);
     },
     onQueued: (n) => metrics.rawPayloadsQueued.set(n),
+    onFailed: (err, events) => {
+      metrics.rawPayloads.inc({ result: 'failed' }, events);
+      logger.warn({ err, events }, 'raw payloads not written; their messages come back after the ack wait');
+    },
     onRefused: (item, err) => {
       metrics.rawPayloads.inc({ result: 'refused' });
       logger.error(

@@ -79,7 +79,7 @@ export function createPipelineMetrics() {
     }),
     rawPayloads: new Counter({
       name: 'pipeline_raw_payloads_total',
-      help: "Storefront events seen by the raw payloads' writer, by result (stored, duplicate, erased, not_kept, refused)",
+      help: "Storefront events seen by the raw payloads' writer, by result (stored, duplicate, erased, not_kept, refused; failed: to be sent again)",
       labelNames: ['result'] as const,
       registers: [registry],
     }),
