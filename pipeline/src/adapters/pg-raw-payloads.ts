@@ -195,37 +195,31 @@ export function createRawPayloadWriter(db: Db, options: RawPayloadWriterOptions 
     }
   };
 
-  const writeGroup = async (group: Waiting[]): Promise<void> => {
+  /**
+   * Stores `items`, in halves where PostgreSQL refuses them for good (again where a half is refused), leaving out
+   * only the payloads it refuses: their facts and views are stored, the stream keeps the message for its age, and
+   * sending them again would only be refused again. Throws a transient failure.
+   */
+  const storeLeavingOutRefused = async (items: readonly BatchItem[]): Promise<void> => {
     try {
-      await store(group.flatMap((w) => w.items));
-      for (const w of group) w.resolve();
-      return;
+      await store(items);
     } catch (err) {
-      if (isTransientDbError(err)) {
-        options.onFailed?.(
-          err,
-          group.reduce((n, w) => n + w.items.length, 0),
-        );
-        for (const w of group) w.reject(err);
-        return;
-      }
+      if (isTransientDbError(err)) throw err;
+      if (items.length === 1) return options.onRefused?.(items[0]!, err);
+      const half = Math.ceil(items.length / 2);
+      await storeLeavingOutRefused(items.slice(0, half));
+      await storeLeavingOutRefused(items.slice(half));
     }
-    // Refused for good: one event at a time, so that only the offending payload is left out (its facts and views
-    // are stored; the stream keeps the message for its age). Sending it again would only be refused again.
-    for (const w of group) {
-      let failed: unknown = null;
-      for (const it of w.items) {
-        try {
-          await store([it]);
-        } catch (err) {
-          if (isTransientDbError(err)) failed = err;
-          else options.onRefused?.(it, err);
-        }
-      }
-      if (failed) {
-        options.onFailed?.(failed, w.items.length);
-        w.reject(failed);
-      } else w.resolve();
+  };
+
+  const writeGroup = async (group: Waiting[]): Promise<void> => {
+    const items = group.flatMap((w) => w.items);
+    try {
+      await storeLeavingOutRefused(items);
+      for (const w of group) w.resolve();
+    } catch (err) {
+      options.onFailed?.(err, items.length);
+      for (const w of group) w.reject(err);
     }
   };
 
