@@ -10,7 +10,7 @@ import {
   parseEnv,
 } from '../../../runtime/env';
 import { DEFAULT_BACKOFF_MS, MAX_RETRY_AFTER_MS, parseBackoffList } from '../backoff';
-import { DEFAULT_AD_PLATFORM_ENDPOINTS as AD } from '../conversions/ad-requests';
+import { DEFAULT_AD_PLATFORM_ENDPOINTS as AD } from '../../../contracts/src/ad-platform-endpoints';
 
 const int = envInt;
 /** An absolute http(s) URL without a trailing slash (a platform's base URL). */

@@ -16,14 +16,8 @@ import type { AdPlatformDeliveryDestination, NewDeadLetter } from '../destinatio
 import type { DeliveryMsg, DeliveryObserver, DeliveryOutcome } from '../delivery-worker';
 import type { AdPostResult } from './ad-http';
 import { createBatcher } from './ad-batcher';
-import {
-  adPlatformRequest,
-  judgeAdAnswer,
-  MAX_BATCH,
-  type AdAuth,
-  type AdPlatformEndpoints,
-  type AdRequest,
-} from './ad-requests';
+import { adPlatformRequest, judgeAdAnswer, MAX_BATCH, type AdAuth, type AdRequest } from './ad-requests';
+import type { AdPlatformEndpoints } from '../../../contracts/src/ad-platform-endpoints';
 import type { AdDestinationSettings } from './destination-settings';
 import { googleCanTake, googleClickConversion } from './google-ads';
 import type { GoogleOAuthClient, TokenResult } from './google-token';

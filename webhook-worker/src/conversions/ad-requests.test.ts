@@ -1,4 +1,5 @@
-import { adPlatformRequest, DEFAULT_AD_PLATFORM_ENDPOINTS, judgeAdAnswer, type AdAnswer } from './ad-requests';
+import { DEFAULT_AD_PLATFORM_ENDPOINTS } from '../../../contracts/src/ad-platform-endpoints';
+import { adPlatformRequest, judgeAdAnswer, type AdAnswer } from './ad-requests';
 import type { QueuedPurchase } from '../../../contracts/src/ad-conversions';
 import { conversionFixture } from '../../../test/support/fake-conversion-apis';
 

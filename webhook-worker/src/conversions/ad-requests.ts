@@ -19,25 +19,7 @@ import {
 } from './google-ads';
 import { metaEventsBody, META_MAX_EVENTS } from './meta-capi';
 import { tiktokTrackBody, TIKTOK_MAX_EVENTS } from './tiktok-events';
-
-/** Where the platforms are and the API versions pinned (the base URLs of docs/operations.md, Ad platforms). */
-export interface AdPlatformEndpoints {
-  metaGraphUrl: string;
-  metaApiVersion: string;
-  googleAdsApiUrl: string;
-  googleAdsApiVersion: string;
-  googleOauthTokenUrl: string;
-  tiktokApiUrl: string;
-}
-
-export const DEFAULT_AD_PLATFORM_ENDPOINTS: AdPlatformEndpoints = {
-  metaGraphUrl: 'https://graph.facebook.com',
-  metaApiVersion: 'v21.0',
-  googleAdsApiUrl: 'https://googleads.googleapis.com',
-  googleAdsApiVersion: 'v18',
-  googleOauthTokenUrl: 'https://oauth2.googleapis.com/token',
-  tiktokApiUrl: 'https://business-api.tiktok.com',
-};
+import type { AdPlatformEndpoints } from '../../../contracts/src/ad-platform-endpoints';
 
 /** Purchases per request: each platform's own limit. */
 export const MAX_BATCH: Record<AdDestinationSettings['kind'], number> = {

@@ -2,6 +2,10 @@
  * One interface for the ad platforms' reporting APIs (docs/product.md, Ad spend from the ad platforms): a client
  * pulls the daily ad-level rows of one account over a range of days, in the account's currency, exact micros.
  */
+import {
+  type AdPlatformEndpoints,
+  DEFAULT_AD_PLATFORM_ENDPOINTS,
+} from '../../../../contracts/src/ad-platform-endpoints';
 export type AdPlatformKind = 'meta' | 'google' | 'tiktok';
 export const AD_PLATFORM_KINDS: readonly AdPlatformKind[] = ['meta', 'google', 'tiktok'];
 
@@ -55,14 +59,8 @@ export interface AdPlatformClient {
   pullDailyAdRows(account: AdAccountCredentials, fromDay: string, toDay: string): Promise<AdRow[]>;
 }
 
-/** Where the platforms are and which API versions are pinned (configuration; tests point them at a fake server). */
-export interface AdPlatformConfig {
-  metaGraphUrl: string;
-  metaApiVersion: string;
-  googleAdsApiUrl: string;
-  googleAdsApiVersion: string;
-  googleOauthTokenUrl: string;
-  tiktokApiUrl: string;
+/** Where the platforms are and which API versions are pinned (shared with the webhook worker), and how to call them. */
+export interface AdPlatformConfig extends AdPlatformEndpoints {
   /** Per request. */
   timeoutMs: number;
   /** Attempts after the first, for rate limits, 5xx and network errors. */
@@ -78,12 +76,7 @@ export interface AdPlatformConfig {
 }
 
 export const DEFAULT_AD_PLATFORM_CONFIG: AdPlatformConfig = {
-  metaGraphUrl: 'https://graph.facebook.com',
-  metaApiVersion: 'v21.0',
-  googleAdsApiUrl: 'https://googleads.googleapis.com',
-  googleAdsApiVersion: 'v18',
-  googleOauthTokenUrl: 'https://oauth2.googleapis.com/token',
-  tiktokApiUrl: 'https://business-api.tiktok.com',
+  ...DEFAULT_AD_PLATFORM_ENDPOINTS,
   timeoutMs: 60_000,
   maxRetries: 4,
   maxRetryDelayMs: 60_000,
