@@ -1,29 +1,9 @@
 import { AD_CONVERSION_WINDOW_MS, decidePurchase, newPurchases, type BuyerContext } from './ad-conversions';
 import type { ConversionView, PersonFacts, PersonView } from './recompute-person';
-import type { EventFact } from './facts';
+import { makeEvent } from '../../../test/support/fact-builders';
 
 const T = Date.parse('2026-11-20T12:00:00Z');
 const HOUR = 3_600_000;
-
-const event = (over: Partial<EventFact>): EventFact => ({
-  eventId: 'e',
-  clientId: 'c1',
-  name: 'page_viewed',
-  at: T,
-  pageUrl: 'https://shop.example/',
-  referrer: '',
-  email: null,
-  customerId: null,
-  orderId: null,
-  checkoutToken: null,
-  isFirstOrder: null,
-  valueMicros: null,
-  valueOrig: null,
-  currencyOrig: null,
-  lines: [],
-  items: [],
-  ...over,
-});
 
 const conversion = (over: Partial<ConversionView> = {}): ConversionView =>
   ({
@@ -43,10 +23,10 @@ const facts: PersonFacts = {
   personId: 'p1',
   clientIds: ['c1'],
   events: [
-    event({ eventId: 'l1', at: T - 50 * HOUR, pageUrl: 'https://shop.example/?fbclid=FB1' }),
-    event({ eventId: 'l2', at: T - 26 * HOUR, pageUrl: 'https://shop.example/?gclid=G1' }),
-    event({ eventId: 'l3', at: T - 2 * HOUR, pageUrl: 'https://shop.example/?ttclid=TT1' }),
-    event({
+    makeEvent({ eventId: 'l1', at: T - 50 * HOUR, pageUrl: 'https://shop.example/?fbclid=FB1' }),
+    makeEvent({ eventId: 'l2', at: T - 26 * HOUR, pageUrl: 'https://shop.example/?gclid=G1' }),
+    makeEvent({ eventId: 'l3', at: T - 2 * HOUR, pageUrl: 'https://shop.example/?ttclid=TT1' }),
+    makeEvent({
       eventId: 'done',
       name: 'checkout_completed',
       at: T,
