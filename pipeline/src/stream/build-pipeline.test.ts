@@ -310,6 +310,16 @@ describe('buildPipeline', () => {
     expect(reports.filter((r) => r.type === 'committed').length).toBe(5);
   });
 
+  it('commits a batch refused for its size (a lock table too small) as two halves, dead-lettering nothing', async () => {
+    const tooLarge = new PermanentError('out of shared memory');
+    const ports = new FakePorts(log, { failure: (seqs) => (seqs.length > 8 ? tooLarge : undefined) });
+    await runPipeline(from(messages(log, 16)), ports, { batchMax: 16 });
+
+    expect(ports.calls.map((c) => c.seqs.length)).toEqual([16, 8, 8]);
+    expect(log.filter((l) => l.startsWith('dead-letter'))).toEqual([]);
+    expect(log.filter((l) => l.startsWith('ack')).length).toBe(16);
+  });
+
   it('emits the reports batch after batch, in order, and applies the next batch after the previous is acked', async () => {
     const ports = new FakePorts(log, {
       failure: (seqs) => (seqs.includes(4) ? new PermanentError('bad') : undefined),
