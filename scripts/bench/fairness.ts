@@ -13,7 +13,7 @@ import { planDemo } from '../demo/generate';
 import { pushDemo } from '../demo/push';
 import { createStore } from '../../storage/store-registry';
 import { type BenchEnv, committedMessages, startBenchEnv, waitForCommitted } from './bench-env';
-import { histogramQuantileSince, pushPaced } from './pipeline';
+import { batchTimeBySteps, batchesBetween, dbTimeByTag, histogramQuantileSince, pushPaced } from './pipeline';
 
 export interface FairnessBenchOptions {
   rate: number;
@@ -80,6 +80,9 @@ async function phase(
     others_events_per_s: Math.round(otherPushed.reduce((a, b) => a + b, 0) / pushSeconds),
     burst_events_per_s: Math.round(burstPushed / pushSeconds),
     seconds_to_committed: Number(((Date.now() - started) / 1000).toFixed(1)),
+    batches: batchesBetween(before, after),
+    batch_steps: batchTimeBySteps(before, after),
+    db_seconds_by_tag: dbTimeByTag(before, after, 12),
   };
   console.error(`bench: ${name}: ${JSON.stringify(result)}`);
   return result;

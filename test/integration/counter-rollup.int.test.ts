@@ -2,9 +2,10 @@
  * The one rollup delta statement every counter rollup goes through: sums add up, a group brought back to zero
  * is deleted (as a recomputation would not have it), other stores are untouched, and `-infinity` days (the
  * "no previous day" of a span) round-trip; into a table a repair cleared, the rows are copied, the same as the
- * upsert writes them. On a temporary table of the same shape as the rollups.
+ * upsert writes them; several stores' rows in one statement land each in its store. On a temporary table of the
+ * same shape as the rollups.
  */
-import { applyCounterDelta } from '../../pipeline/src/adapters/pg-counter-rollup';
+import { applyCounterDelta, applyCounterDeltas } from '../../pipeline/src/adapters/pg-counter-rollup';
 import { type Cell, type RollupTable, rowOf } from '../../pipeline/src/domain/rollups/table';
 import type { Db, Query } from '../../storage/db';
 import { testDb } from '../support/harness';
@@ -70,6 +71,29 @@ it('adds deltas, deletes the groups brought to zero and keeps to the store', asy
       row(['2026-03-02', 'email', '2026-03-01'], [-1, 0]),
     ]);
     expect(await rows(tx)).toEqual(['st_a|2026-03-01|paid|-infinity|1|3000000', 'st_b|2026-03-01|paid|-infinity|7|1']);
+  });
+});
+
+it('applies several stores in one statement, each to its own rows, pruning zeros per store', async () => {
+  await db.transaction('test.counter_stores', async (tx) => {
+    await createTable(tx);
+    const key = ['2026-03-01', 'paid', '-infinity'] as Cell[];
+    await applyCounterDeltas(tx, SHAPE, [
+      { storeId: 'st_b', rows: [row(key, [2, 10])] },
+      { storeId: 'st_a', rows: [row(key, [1, 5]), row(['2026-03-02', 'email', '2026-03-01'], [4, 0])] },
+      { storeId: 'st_c', rows: [] },
+    ]);
+    expect(await rows(tx)).toEqual([
+      'st_a|2026-03-01|paid|-infinity|1|5',
+      'st_a|2026-03-02|email|2026-03-01|4|0',
+      'st_b|2026-03-01|paid|-infinity|2|10',
+    ]);
+    // The same key brought to zero in st_a only: st_b's row of that key stays.
+    await applyCounterDeltas(tx, SHAPE, [
+      { storeId: 'st_a', rows: [row(key, [-1, -5])] },
+      { storeId: 'st_b', rows: [row(key, [1, 1])] },
+    ]);
+    expect(await rows(tx)).toEqual(['st_a|2026-03-02|email|2026-03-01|4|0', 'st_b|2026-03-01|paid|-infinity|3|11']);
   });
 });
 

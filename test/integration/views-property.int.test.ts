@@ -1,7 +1,7 @@
 /**
  * Property: for random event streams, processing them shuffled, with duplicates and with
- * redelivered batches gives views identical to processing them once in order, and identical to the
- * reconciliation's recomputation (zero drift). Batches go through the pipeline's real batch writer and
+ * redelivered batches, and in batches shared with another store, gives views identical to processing them once
+ * in order, and identical to the reconciliation's recomputation (zero drift). Batches go through the pipeline's real batch writer and
  * view maintainer against the real PostgreSQL; stream delivery itself is covered by the crash tests.
  * The streams carry paid landings with ad ids (Meta and Google style) and ad spend rows in two versions, and
  * the stores a random half-life, so the ad rollup and the time-decay credits are covered too.
@@ -306,6 +306,24 @@ async function apply(storeId: string, facts: Fact[], sizes: number[]): Promise<v
   }
 }
 
+/**
+ * Applies the facts of several stores in shared batches: each batch takes the next few facts of every store, as
+ * the daemon's batches hold every store whose events came meanwhile.
+ */
+async function applyTogether(stores: Array<{ storeId: string; facts: Fact[] }>, sizes: number[]): Promise<void> {
+  const at = stores.map(() => 0);
+  let s = 0;
+  while (stores.some((st, k) => at[k]! < st.facts.length)) {
+    const n = Math.max(1, sizes[s++ % Math.max(1, sizes.length)] ?? 1);
+    const items = stores.flatMap(({ storeId, facts }, k) => {
+      const chunk = facts.slice(at[k], at[k]! + n);
+      at[k] = at[k]! + n;
+      return chunk.map((f) => toItem(storeId, f));
+    });
+    await writer.applyBatch(items);
+  }
+}
+
 /** Everything the views hold for a store, in a store-independent form. */
 async function snapshot(storeId: string): Promise<Record<string, unknown[]>> {
   const rows = (sql: string) => db.query('test.snapshot', sql, [storeId]);
@@ -394,17 +412,19 @@ it('views do not depend on order, duplication or redelivery, and equal the recom
         const c = (await createTestStore(db, settings)).store.store_id;
 
         await apply(a, facts, sizesA);
-        // In time order, as a live store sends them: persons are mostly extended, not recomputed in full.
-        await apply(
-          c,
-          [...facts].sort((x, y) => timeOf(x) - timeOf(y)),
-          sizesB,
-        );
-
-        // Shuffled, with duplicated facts spliced in, and some batches delivered twice.
+        // Store c in time order, as a live store sends them: persons are mostly extended, not recomputed in
+        // full. Store b shuffled, with duplicated facts spliced in. The two share their batches, so every
+        // statement a batch writes for several stores at once is covered.
         const noisy = [...shuffled];
         for (const d of duplicates) noisy.splice(d % (noisy.length + 1), 0, facts[d]!);
-        await apply(b, noisy, sizesB);
+        await applyTogether(
+          [
+            { storeId: b, facts: noisy },
+            { storeId: c, facts: [...facts].sort((x, y) => timeOf(x) - timeOf(y)) },
+          ],
+          sizesB,
+        );
+        // Some of b's batches delivered twice.
         for (const r of redeliver) {
           const start = r % noisy.length;
           await apply(b, noisy.slice(start, start + 5), [5]);

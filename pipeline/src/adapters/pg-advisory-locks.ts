@@ -24,11 +24,24 @@ export async function lockNames(
   names: Iterable<string>,
   mode: 'exclusive' | 'shared' = 'exclusive',
 ): Promise<void> {
-  const sorted = [...new Set(names)].sort();
-  if (sorted.length === 0) return;
+  await lockNamesOfStores(q, tag, space, [{ storeId, names }], mode);
+}
+
+/** Locks names of several stores in one statement, in (store, name) order. */
+export async function lockNamesOfStores(
+  q: Query,
+  tag: string,
+  space: LockSpace,
+  stores: ReadonlyArray<{ storeId: string; names: Iterable<string> }>,
+  mode: 'exclusive' | 'shared' = 'exclusive',
+): Promise<void> {
+  const keys: string[] = [];
+  for (const { storeId, names } of [...stores].sort((a, b) => (a.storeId < b.storeId ? -1 : 1))) {
+    for (const n of [...new Set(names)].sort()) keys.push(PREFIX[space](storeId) + n);
+  }
+  if (keys.length === 0) return;
   const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
-  await q(tag, `select ${fn}(hashtextextended($1 || n, 0)) from unnest($2::text[]) as n order by n`, [
-    PREFIX[space](storeId),
-    sorted,
+  await q(tag, `select ${fn}(hashtextextended(k, 0)) from unnest($1::text[]) with ordinality as t(k, i) order by i`, [
+    keys,
   ]);
 }

@@ -23,6 +23,7 @@ import {
 import type { RollupRow, RollupTable } from '../domain/rollups/table';
 import { eventLoopTurns } from './beside-statements';
 import { applyCounterDelta, type CounterWriteOptions, selectedAs } from './pg-counter-rollup';
+import type { BatchRollups } from './pg-batch-rollups';
 import { type TouchGroupMemory, TOUCH_GROUP_DIMENSIONS, touchGroupId } from './touch-groups';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -151,16 +152,9 @@ function rollupWriteOf(storeId: string, delta: AnalyticsDelta, memory?: TouchGro
  * Writes a delta to the rollups. The touch groups it names are recorded first, in id order and before any
  * rollup row is written, so two batches naming the same new group wait for each other only there.
  */
-async function writeRollups(
-  q: Query,
-  storeId: string,
-  w: RollupWrite,
-  opts: CounterWriteOptions & { memory?: TouchGroupMemory } = {},
-): Promise<void> {
-  const { memory, ...counterOpts } = opts;
-  await recordTouchGroups(q, storeId, w.groups);
-  if (memory && w.groups.size) memory.afterCommit(() => memory.committed.add(storeId, [...w.groups.keys()]));
-  for (const { table, rows } of w.rollups) await applyCounterDelta(q, storeId, table, rows, counterOpts);
+async function writeRollups(q: Query, storeId: string, w: RollupWrite, opts: CounterWriteOptions = {}): Promise<void> {
+  await recordTouchGroups(q, [{ storeId, groups: w.groups }]);
+  for (const { table, rows } of w.rollups) await applyCounterDelta(q, storeId, table, rows, opts);
 }
 
 /**
@@ -176,15 +170,31 @@ export async function applyAnalyticsDelta(
   await writeRollups(q, storeId, rollupWriteOf(storeId, delta), opts);
 }
 
-async function recordTouchGroups(q: Query, storeId: string, groups: Map<string, readonly string[]>): Promise<void> {
-  if (groups.size === 0) return;
-  const ids = [...groups.keys()].sort();
+/** Touch groups of one store to record. */
+export interface StoreTouchGroups {
+  storeId: string;
+  groups: ReadonlyMap<string, readonly string[]>;
+}
+
+/** Records the touch groups of one or more stores in one statement, in (store, id) order. */
+export async function recordTouchGroups(q: Query, entries: readonly StoreTouchGroups[]): Promise<void> {
+  const stores: string[] = [];
+  const ids: string[] = [];
+  const values: Array<readonly string[]> = [];
+  for (const { storeId, groups } of [...entries].sort((a, b) => (a.storeId < b.storeId ? -1 : 1))) {
+    for (const id of [...groups.keys()].sort()) {
+      stores.push(storeId);
+      ids.push(id);
+      values.push(groups.get(id)!);
+    }
+  }
+  if (ids.length === 0) return;
   await q(
     'views.touch_groups_insert',
     `insert into touch_groups (store_id, group_id, ${TOUCH_GROUP_DIMENSIONS.join(', ')})
-     select $1, * from unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+     select * from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
      on conflict (store_id, group_id) do nothing`,
-    [storeId, ids, ...TOUCH_GROUP_DIMENSIONS.map((_, i) => ids.map((id) => groups.get(id)![i]))],
+    [stores, ids, ...TOUCH_GROUP_DIMENSIONS.map((_, i) => values.map((v) => v[i]))],
   );
 }
 
@@ -280,14 +290,26 @@ export async function writeAnalyticsRows(q: Query, storeId: string, plan: Analyt
   }
 }
 
-/** Writes a plan's rollup rows (`memory` as given to the plan). */
-export async function writeAnalyticsRollups(
-  q: Query,
+/** Writes a plan's rollup rows. */
+export async function writeAnalyticsRollups(q: Query, storeId: string, plan: AnalyticsPlan): Promise<void> {
+  if (plan.rollups) await writeRollups(q, storeId, plan.rollups);
+}
+
+/**
+ * Queues a plan's rollup rows with the batch's (`memory` as given to the plan: the touch groups are remembered
+ * once the batch commits).
+ */
+export function queueAnalyticsRollups(
+  into: BatchRollups,
   storeId: string,
   plan: AnalyticsPlan,
-  memory?: TouchGroupMemory,
-): Promise<void> {
-  if (plan.rollups) await writeRollups(q, storeId, plan.rollups, { memory });
+  memory: TouchGroupMemory,
+): void {
+  if (!plan.rollups) return;
+  const { groups, rollups } = plan.rollups;
+  into.addTouchGroups(storeId, groups);
+  if (groups.size) memory.afterCommit(() => memory.committed.add(storeId, [...groups.keys()]));
+  into.add(storeId, rollups);
 }
 
 /**
@@ -299,9 +321,9 @@ export async function writeAnalytics(
   storeId: string,
   personIds: readonly string[],
   fresh: readonly PersonContribution[],
-  { into, memory }: { into?: AnalyticsDelta; memory?: TouchGroupMemory } = {},
+  { into }: { into?: AnalyticsDelta } = {},
 ): Promise<void> {
-  const plan = await planAnalytics(q, storeId, personIds, fresh, { into, memory });
+  const plan = await planAnalytics(q, storeId, personIds, fresh, { into });
   await writeAnalyticsRows(q, storeId, plan);
-  await writeAnalyticsRollups(q, storeId, plan, memory);
+  await writeAnalyticsRollups(q, storeId, plan);
 }

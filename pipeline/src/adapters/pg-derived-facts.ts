@@ -54,34 +54,39 @@ export const EVENT_FACTS_COPY_SQL = `copy event_facts (store_id, ${EVENT_FACT_CO
   received_at, page_title, client_ip, user_agent, fbp, data) from stdin`;
 
 /**
- * Stores the facts of new events by COPY (docs/decisions.md, Storage). The batch writer has taken as new only the
- * events whose facts its lookup did not find, in the same transaction.
+ * Stores the facts of new events of one or more stores by one COPY (docs/decisions.md, Storage). The batch writer
+ * has taken as new only the events whose facts its lookup did not find, in the same transaction.
  */
-export async function insertEventFacts(q: Query, storeId: string, events: readonly EventFactRecord[]): Promise<void> {
-  if (events.length === 0) return;
-  await copyNewRows(
-    q,
-    'facts.events_copy',
-    EVENT_FACTS_COPY_SQL,
-    events.map((e) => eventFactLine(storeId, e)),
-  );
+export async function insertEventFacts(
+  q: Query,
+  stores: ReadonlyArray<{ storeId: string; records: readonly EventFactRecord[] }>,
+): Promise<void> {
+  const lines = stores.flatMap(({ storeId, records }) => records.map((e) => eventFactLine(storeId, e)));
+  if (lines.length === 0) return;
+  await copyNewRows(q, 'facts.events_copy', EVENT_FACTS_COPY_SQL, lines);
 }
 
-export async function upsertOrderFacts(q: Query, storeId: string, orders: readonly OrderFact[]): Promise<void> {
+/** Upserts the order facts of one or more stores in one statement. */
+export async function upsertOrderFacts(
+  q: Query,
+  stores: ReadonlyArray<{ storeId: string; orders: readonly OrderFact[] }>,
+): Promise<void> {
+  const storeIds = stores.flatMap(({ storeId, orders }) => orders.map(() => storeId));
+  const orders = stores.flatMap((s) => s.orders);
   if (orders.length === 0) return;
   await q(
     'facts.orders_upsert',
     `insert into order_facts (store_id, order_id, created_at, cancelled, email, customer_id, value_micros, refunded_micros, value_orig,
                               currency_orig, landing_site, referring_site, checkout_token, lines, items)
-     select $1, * from unnest($2::text[], $3::timestamptz[], $4::boolean[], $5::text[], $6::text[], $7::bigint[], $8::bigint[],
-                              $9::numeric[], $10::text[], $11::text[], $12::text[], $13::text[], $14::jsonb[], $15::jsonb[])
+     select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::boolean[], $5::text[], $6::text[], $7::bigint[],
+                          $8::bigint[], $9::numeric[], $10::text[], $11::text[], $12::text[], $13::text[], $14::jsonb[], $15::jsonb[])
      on conflict (store_id, order_id) do update set
        created_at = excluded.created_at, cancelled = excluded.cancelled, email = excluded.email, customer_id = excluded.customer_id,
        value_micros = excluded.value_micros, refunded_micros = excluded.refunded_micros, value_orig = excluded.value_orig,
        currency_orig = excluded.currency_orig, landing_site = excluded.landing_site, referring_site = excluded.referring_site,
        checkout_token = excluded.checkout_token, lines = excluded.lines, items = excluded.items`,
     [
-      storeId,
+      storeIds,
       orders.map((o) => o.orderId),
       orders.map((o) => new Date(o.createdAt).toISOString()),
       orders.map((o) => o.cancelled),

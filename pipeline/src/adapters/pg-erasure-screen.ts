@@ -12,7 +12,7 @@ import type { BatchItem } from '../stream/build-pipeline';
 import type { DecodedFact } from '../domain/decode-message';
 import { namesOfCustomer, namesOfEvent, namesOfOrder, ownerOfMessage, clientName } from '../domain/erasure-names';
 import { toEventFact, toOrderFact } from '../domain/facts';
-import { lockNames } from './pg-advisory-locks';
+import { lockNames, lockNamesOfStores } from './pg-advisory-locks';
 
 /** The digest a tombstone keeps of a name (hex SHA-256 of its UTF-8). */
 export const tombstoneDigest = (name: string): string => createHash('sha256').update(name, 'utf8').digest('hex');
@@ -27,9 +27,15 @@ export async function takeErasureGate(q: Query, storeId: string, mode: 'shared' 
   await lockNames(q, `erasure.gate_${mode}`, storeId, 'erasure', GATE, mode);
 }
 
-/** Shared gates of the batch's stores, in one order for every worker. */
+/** Shared gates of the batch's stores, in one statement and in one order for every worker. */
 export async function takeErasureGates(q: Query, storeIds: readonly string[]): Promise<void> {
-  for (const storeId of [...storeIds].sort()) await takeErasureGate(q, storeId, 'shared');
+  await lockNamesOfStores(
+    q,
+    'erasure.gate_shared',
+    'erasure',
+    storeIds.map((storeId) => ({ storeId, names: GATE })),
+    'shared',
+  );
 }
 
 /** The tombstones of the stores that have any (erasures are rare: most batches read nothing). */

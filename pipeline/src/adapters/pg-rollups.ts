@@ -1,11 +1,13 @@
 /**
  * The credit and spend rollups written from their deltas (rows built by `domain/rollups/`): the four attribution
- * rollups, the ad rollup and the spend rollup. `cleared` when a repair emptied the store's rows first.
+ * rollups, the ad rollup and the spend rollup. `cleared` when a repair emptied the store's rows first. A batch
+ * gathers the same rows of all its stores instead (`pg-batch-rollups.ts`).
  */
 import type { Query } from '../../../storage/db';
 import { type AdRollupSums, adRollupRows, ATTRIBUTION_BY_AD } from '../domain/rollups/ad';
 import { attributionRollupRows, type RollupDelta } from '../domain/rollups/attribution';
 import { AD_SPEND_DAILY, spendRows } from '../domain/rollups/spend';
+import type { RollupRow, RollupTable } from '../domain/rollups/table';
 import { applyCounterDelta, type CounterWriteOptions } from './pg-counter-rollup';
 
 /** Applies a credit delta (keyed by `ROLLUP_KEY`) to the attribution rollups. */
@@ -18,6 +20,18 @@ export async function applyAttributionDelta(
   for (const { table, rows } of attributionRollupRows(delta)) await applyCounterDelta(q, storeId, table, rows, opts);
 }
 
+type TableRows = Array<{ table: RollupTable; rows: RollupRow[] }>;
+
+/** The ad rollup's rows of a delta (keyed by `AD_ROLLUP_KEY`), as the batch's rollups take them. */
+export const adRollupWrites = (delta: ReadonlyMap<string, AdRollupSums>): TableRows => [
+  { table: ATTRIBUTION_BY_AD, rows: adRollupRows(delta) },
+];
+
+/** The spend rollup's rows of a delta (keyed by `SPEND_KEY`), as the batch's rollups take them. */
+export const spendWrites = (delta: ReadonlyMap<string, readonly number[]>): TableRows => [
+  { table: AD_SPEND_DAILY, rows: spendRows(delta) },
+];
+
 /** Adds a delta (keyed by `AD_ROLLUP_KEY`) to the ad rollup. */
 export async function applyAdRollupDelta(
   q: Query,
@@ -26,13 +40,4 @@ export async function applyAdRollupDelta(
   opts: CounterWriteOptions = {},
 ): Promise<void> {
   await applyCounterDelta(q, storeId, ATTRIBUTION_BY_AD, adRollupRows(delta), opts);
-}
-
-/** Adds a delta (keyed by `SPEND_KEY`) to the spend rollup. */
-export async function applySpendDelta(
-  q: Query,
-  storeId: string,
-  delta: ReadonlyMap<string, readonly number[]>,
-): Promise<void> {
-  await applyCounterDelta(q, storeId, AD_SPEND_DAILY, spendRows(delta));
 }

@@ -30,8 +30,10 @@ import { IdentityLocksExhaustedError, recordIdentity, updateIdentity } from './p
 import { loadPersonFacts } from './pg-person-facts';
 import { writeSessions } from './pg-sessions';
 import { loadStoredConversions, writeConversions } from './pg-conversions';
-import { applyAdRollupDelta, applyAttributionDelta, applySpendDelta } from './pg-rollups';
-import { planAnalytics, writeAnalyticsRollups, writeAnalyticsRows } from './pg-analytics';
+import { adRollupWrites, spendWrites } from './pg-rollups';
+import { BatchRollups } from './pg-batch-rollups';
+import { attributionRollupRows } from '../domain/rollups/attribution';
+import { planAnalytics, queueAnalyticsRollups, writeAnalyticsRows } from './pg-analytics';
 import { upsertProductInfo } from './pg-product-info';
 import { CommittedTouchGroups } from './touch-groups';
 import { storedUnder } from '../domain/rollups/conversions';
@@ -163,10 +165,11 @@ function splitByStore(facts: NewFacts, hooks: MaintainerHooks): StoreBatch[] {
   return [...batches.values()].sort((a, b) => (a.store.storeId < b.store.storeId ? -1 : 1));
 }
 
-/** Writes the batch's derived facts of one store: event facts, order facts and, for a rebuild's load, unit costs. */
-async function storeFacts(q: Query, batch: StoreBatch): Promise<void> {
-  await insertEventFacts(q, batch.store.storeId, batch.records);
-  await upsertOrderFacts(q, batch.store.storeId, batch.orders);
+/** Writes the batch's derived facts of all its stores: event facts by one COPY, order facts by one upsert. */
+async function storeFacts(q: Query, batches: readonly StoreBatch[]): Promise<void> {
+  const stores = batches.map((b) => ({ storeId: b.store.storeId, records: b.records, orders: b.orders }));
+  await insertEventFacts(q, stores);
+  await upsertOrderFacts(q, stores);
 }
 
 interface AffectedPersons {
@@ -216,8 +219,8 @@ interface StoreStep {
   hooks: MaintainerHooks;
   logger: Logger;
   lap: (step: MaintenanceStep) => void;
-  /** The batch's rollup writes, run after every store's rows (see createViewMaintainer). */
-  rollups: Array<() => Promise<void>>;
+  /** The batch's rollup rows, written after every store's rows (see createViewMaintainer). */
+  rollups: BatchRollups;
   touchGroups: CommittedTouchGroups;
   afterCommit: (fn: () => void) => void;
 }
@@ -274,14 +277,14 @@ async function maintainPersons(ctx: StoreStep, batch: StoreBatch, affected: Affe
     lap('attribution');
     return { sessions, conv };
   });
-  rollups.push(() => applyAttributionDelta(q, storeId, conv.delta));
+  rollups.add(storeId, attributionRollupRows(conv.delta));
   if (analyticsPlan) {
     const plan = await analyticsPlan;
     await writeAnalyticsRows(q, storeId, plan);
-    rollups.push(() => writeAnalyticsRollups(q, storeId, plan, memory));
+    queueAnalyticsRollups(rollups, storeId, plan, memory);
   }
   lap('analytics');
-  rollups.push(() => applyAdRollupDelta(q, storeId, conv.adDelta));
+  rollups.add(storeId, adRollupWrites(conv.adDelta));
   if (hooks.enqueueIdentityEvents && batch.raw.length) {
     await hooks.enqueueIdentityEvents(
       q,
@@ -311,14 +314,14 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
     const lap = lapTimer(hooks.onStep);
     // The rollups' rows are shared by every batch of a store (today's rows above all), and a row written stays
     // locked until the commit: the two batches in flight would wait for each other from the first rollup write
-    // on. They are written last, store by store in the one order every worker uses, so the wait covers only
+    // on. They are written last, all stores together in the one order every worker uses, so the wait covers only
     // those writes and the commit (docs/decisions.md, Storage, "Two batches in flight").
-    const rollups: Array<() => Promise<void>> = [];
+    const rollups = new BatchRollups();
     const ctx: StoreStep = { q, hooks, logger, lap, rollups, touchGroups, afterCommit };
+    await storeFacts(q, batches);
+    lap('facts');
     for (const batch of batches) {
       const storeId = batch.store.storeId;
-      await storeFacts(q, batch);
-      lap('facts');
       if (hooks.factsOnly) {
         // Bulk loading (replay --rebuild): facts and identity links only; the views are rebuilt once at the end.
         await upsertVariantCosts(q, storeId, batch.costs);
@@ -337,11 +340,10 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
         throw err;
       });
       lap('identity');
-      const spend = spendDeltaOf(batch.spend);
-      rollups.push(() => applySpendDelta(q, storeId, spend));
+      rollups.add(storeId, spendWrites(spendDeltaOf(batch.spend)));
       if (affected.persons.size > 0) await maintainPersons(ctx, batch, affected);
     }
-    for (const write of rollups) await write();
+    await rollups.write(q);
     lap('rollups');
     // Last, so that the rows of popular products stay locked only until the commit.
     if (hooks.analytics !== false)

@@ -197,11 +197,7 @@ async function writeHeldFacts(tx: Query, storeId: string, facts: StreamFactsSnap
   }
   await writePushes(tx, storeId, facts);
   for (const part of chunks(facts.orders)) {
-    await upsertOrderFacts(
-      tx,
-      storeId,
-      part.map((o) => o.value.fact),
-    );
+    await upsertOrderFacts(tx, [{ storeId, orders: part.map((o) => o.value.fact) }]);
   }
   for (const part of chunks(facts.variantCosts)) await upsertVariantCosts(tx, storeId, part);
   for (const part of chunks(facts.linkClicks)) {
