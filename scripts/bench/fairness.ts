@@ -12,13 +12,22 @@
 import { planDemo } from '../demo/generate';
 import { pushDemo } from '../demo/push';
 import { createStore } from '../../storage/store-registry';
-import { type BenchEnv, committedMessages, startBenchEnv, waitForCommitted } from './bench-env';
-import { batchTimeBySteps, batchesBetween, dbTimeByTag, histogramQuantileSince, pushPaced } from './pipeline';
+import { type BenchEnv, committedMessages, cpuSecondsIn, startBenchEnv, waitForCommitted } from './bench-env';
+import { serverCpuPerEvent } from './server-cpu';
+import {
+  batchTimeBySteps,
+  batchesBetween,
+  dbTimeByTag,
+  growthByLabel,
+  histogramQuantileSince,
+  pushPaced,
+} from './pipeline';
 
 export interface FairnessBenchOptions {
   rate: number;
   seconds: number;
   stores: number;
+  steadyOnly?: boolean;
 }
 
 const METRIC = 'pipeline_store_visibility_seconds';
@@ -43,6 +52,17 @@ function p95Of(before: string, after: string, storeId: string): number | null {
   return q === null ? null : Number(q.toFixed(3));
 }
 
+/** The statements the daemon ran between two scrapes, by tag, most first: a batch's cost grows with them. */
+function statementCounts(before: string, after: string): Record<string, number> {
+  const grown = growthByLabel(
+    before,
+    after,
+    /^pipeline_db_query_duration_seconds_count\{tag="([^"]+)",ok="true"\} (\S+)$/gm,
+  );
+  const sorted = [...grown].filter(([, n]) => n > 0).sort((x, y) => y[1] - x[1]);
+  return Object.fromEntries([['(all)', sorted.reduce((a, [, n]) => a + n, 0)], ...sorted]);
+}
+
 /** Recent storefront events of a demo store of its own (a seed per store and phase). */
 function eventsOf(count: number, seed: number): unknown[] {
   const demo = planDemo({ events: count, seed, start: new Date(Date.now() - 86_400_000), days: 1 });
@@ -59,6 +79,7 @@ async function phase(
   seed: number,
 ) {
   const before = await env.pipelineMetrics();
+  const serversBefore = env.serverCpu();
   const committedBefore = await committedMessages(env);
   const started = Date.now();
   const pushes = others.map((s, i) =>
@@ -71,7 +92,9 @@ async function phase(
   const pushSeconds = (Date.now() - started) / 1000;
   const pushed = burstPushed + otherPushed.reduce((a, b) => a + b, 0);
   await waitForCommitted(env, committedBefore + pushed);
+  const serversAfter = env.serverCpu();
   const after = await env.pipelineMetrics();
+  const pipelineCpu = cpuSecondsIn(after, 'the pipeline') - cpuSecondsIn(before, 'the pipeline');
   const p95s = others.map((s) => p95Of(before, after, s.storeId) ?? Infinity).sort((a, b) => a - b);
   const result = {
     phase: name,
@@ -80,9 +103,13 @@ async function phase(
     others_events_per_s: Math.round(otherPushed.reduce((a, b) => a + b, 0) / pushSeconds),
     burst_events_per_s: Math.round(burstPushed / pushSeconds),
     seconds_to_committed: Number(((Date.now() - started) / 1000).toFixed(1)),
+    // The CPU the phase's events cost: what decides how much a saturated machine keeps up with.
+    pipeline_cpu_us_per_event: Math.round((pipelineCpu * 1e6) / pushed),
+    server_cpu_us_per_event: serverCpuPerEvent(serversBefore, serversAfter, pushed),
     batches: batchesBetween(before, after),
     batch_steps: batchTimeBySteps(before, after),
     db_seconds_by_tag: dbTimeByTag(before, after, 12),
+    statements_by_tag: statementCounts(before, after),
   };
   console.error(`bench: ${name}: ${JSON.stringify(result)}`);
   return result;
@@ -113,27 +140,31 @@ export async function benchFairness(opts: FairnessBenchOptions): Promise<void> {
         (e) => paced(opts.rate)(e.slice(0, opts.rate * opts.seconds)),
         1000,
       ),
-      await phase(env, 'burst_20x', others, burst, opts, paced(opts.rate * 20), 2000),
-      await phase(
-        env,
-        'flood',
-        others,
-        burst,
-        opts,
-        // A replay of the store's history: a demo store's whole stream, pushed as fast as the API takes it.
-        async () => {
-          const history = planDemo({
-            events: opts.rate * 20 * opts.seconds,
-            seed: 3100,
-            start: new Date(Date.now() - 86_400_000),
-            days: 1,
-          });
-          return (await pushDemo({ apiUrl: env.apiUrl, ingestKey: burst.ingestKey, stream: history, concurrency: 4 }))
-            .events;
-        },
-        3000,
-      ),
     ];
+    if (!opts.steadyOnly) {
+      phases.push(await phase(env, 'burst_20x', others, burst, opts, paced(opts.rate * 20), 2000));
+      phases.push(
+        await phase(
+          env,
+          'flood',
+          others,
+          burst,
+          opts,
+          // A replay of the store's history: a demo store's whole stream, pushed as fast as the API takes it.
+          async () => {
+            const history = planDemo({
+              events: opts.rate * 20 * opts.seconds,
+              seed: 3100,
+              start: new Date(Date.now() - 86_400_000),
+              days: 1,
+            });
+            return (await pushDemo({ apiUrl: env.apiUrl, ingestKey: burst.ingestKey, stream: history, concurrency: 4 }))
+              .events;
+          },
+          3000,
+        ),
+      );
+    }
     console.log(
       JSON.stringify(
         { bench: 'fairness', stores: opts.stores, rate: opts.rate, seconds: opts.seconds, phases },

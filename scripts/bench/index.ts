@@ -90,6 +90,7 @@ program
   .option('--rate <n>', 'events/s of each store (the bursting one: 20 times that)', positiveInteger('rate'), 100)
   .option('--seconds <n>', 'length of each phase', positiveInteger('seconds'), 20)
   .option('--stores <n>', 'stores, the first of them bursting', positiveInteger('stores'), 10)
+  .option('--steady-only', 'run the steady phase only (to profile it)', false)
   .action((o: FairnessBenchOptions) => benchFairness(o));
 
 program
