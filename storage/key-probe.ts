@@ -31,3 +31,13 @@ export function keyProbeSql({ select, from, key, store = 'store_id' }: KeyProbe)
   return `select p.* from (select distinct k from unnest($2::text[]) as keys(k)) as keys,
     lateral (select ${select} from ${from} where ${store} = $1 and ${key} = keys.k offset 0) as p`;
 }
+
+/**
+ * The same probe for keys of several stores: $1 the stores and $2 the keys, pairwise (a pair given twice is
+ * probed once). Each row comes with its store as `probe_store`. A batch holds many stores, and one statement
+ * for all of them costs less than one per store (docs/decisions.md, Storage, "A batch's stores written together").
+ */
+export function keyProbeOfStoresSql({ select, from, key, store = 'store_id' }: KeyProbe): string {
+  return `select keys.s as probe_store, p.* from (select distinct s, k from unnest($1::text[], $2::text[]) as keys(s, k)) as keys,
+    lateral (select ${select} from ${from} where ${store} = keys.s and ${key} = keys.k offset 0) as p`;
+}

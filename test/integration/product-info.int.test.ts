@@ -1,6 +1,6 @@
 /**
  * Product names and images (docs/decisions.md, Analytics): a product's row follows its latest sighting, the
- * texts breaking a tie, whichever batches the events arrive in.
+ * texts breaking a tie, whichever batches the events arrive in, and each store's own when a batch holds several.
  */
 import type { StorefrontEvent } from '../../contracts/src/events';
 import { insertProductInfo, upsertProductInfo } from '../../pipeline/src/adapters/pg-product-info';
@@ -37,7 +37,7 @@ async function productRows(storeId: string): Promise<string[]> {
 }
 
 const apply = (storeId: string, events: StorefrontEvent[]) =>
-  db.transaction('test.apply', (tx) => upsertProductInfo(tx, storeId, events));
+  db.transaction('test.apply', (tx) => upsertProductInfo(tx, [{ storeId, events }]));
 
 it('keeps the latest sighting of a product, each newer one moving it forward', async () => {
   const { store } = await createTestStore(db);
@@ -53,6 +53,20 @@ it('keeps the latest sighting of a product, each newer one moving it forward', a
   // A new name wins at once.
   await apply(s, [view('2026-03-01T11:30:00.000Z', 'Organic Tee')]);
   expect(await productRows(s)).toEqual(['Organic Tee tee.jpg @ 2026-03-01T11:30:00.000Z']);
+});
+
+it('keeps each store to its own sightings when one batch holds several stores', async () => {
+  const [a, b] = [(await createTestStore(db)).store.store_id, (await createTestStore(db)).store.store_id];
+  await apply(a, [view('2026-03-01T10:00:00.000Z', 'Tee')]);
+  // One call for both: the same product, older in a (left as it is) and new in b.
+  await db.transaction('test.apply', (tx) =>
+    upsertProductInfo(tx, [
+      { storeId: b, events: [view('2026-03-01T09:00:00.000Z', 'B Tee')] },
+      { storeId: a, events: [view('2026-03-01T09:30:00.000Z', 'Old Tee')] },
+    ]),
+  );
+  expect(await productRows(a)).toEqual(['Tee tee.jpg @ 2026-03-01T10:00:00.000Z']);
+  expect(await productRows(b)).toEqual(['B Tee tee.jpg @ 2026-03-01T09:00:00.000Z']);
 });
 
 it('breaks a tie at the same instant the same way in the batch and in the database', async () => {

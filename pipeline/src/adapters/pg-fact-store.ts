@@ -4,7 +4,7 @@
  * per table, arrays through unnest.
  */
 import type { Query } from '../../../storage/db';
-import { keyProbeSql } from '../../../storage/key-probe';
+import { keyProbeOfStoresSql } from '../../../storage/key-probe';
 import { copyData } from '../../../storage/pg-copy-text';
 import type { StorefrontEvent } from '../../../contracts/src/events';
 import type { LinkClick } from '../domain/decode-message';
@@ -19,6 +19,11 @@ export interface StoreSettings {
   halfLifeDays: number;
   /** The data-driven fit's integer weights by channel, per fitted goal. */
   dataDrivenWeights?: StoreRules['dataDrivenWeights'];
+  /**
+   * Whether the store has enabled destinations (any, and of an ad platform), read with the batch's settings so that
+   * a store with none is not asked for them once per batch; unknown (undefined) means ask.
+   */
+  destinations?: { any: boolean; adPlatforms: boolean };
 }
 
 /** The rules a store's persons are recomputed under, from its settings. */
@@ -51,11 +56,16 @@ export async function loadStores(q: Query, storeIds: readonly string[]): Promise
     lookback_days: number;
     half_life_days: number;
     data_driven: StoreRules['dataDrivenWeights'] | null;
+    any_destination: boolean;
+    ad_destination: boolean;
   }>(
     'stores.load',
     `select store_id, timezone, currency, lookback_days, half_life_days::float8 as half_life_days,
        (select jsonb_object_agg(f.goal, f.weights) from data_driven_fits f
-         where f.store_id = s.store_id and f.weights is not null) as data_driven
+         where f.store_id = s.store_id and f.weights is not null) as data_driven,
+       exists (select 1 from webhook_destinations d where d.store_id = s.store_id and d.enabled) as any_destination,
+       exists (select 1 from webhook_destinations d where d.store_id = s.store_id and d.enabled
+                 and d.kind in ('meta_capi', 'google_ads', 'tiktok_events')) as ad_destination
      from stores s where store_id = any($1::text[])`,
     [storeIds],
   );
@@ -69,6 +79,7 @@ export async function loadStores(q: Query, storeIds: readonly string[]): Promise
         lookbackDays: r.lookback_days,
         halfLifeDays: r.half_life_days,
         dataDrivenWeights: r.data_driven ?? undefined,
+        destinations: { any: r.any_destination, adPlatforms: r.ad_destination },
       },
     ]),
   );
@@ -107,34 +118,19 @@ export async function copyNewRows(
   }
 }
 
-/** The ids among `eventIds` whose facts are stored: one index probe per id (docs/decisions.md, Storage). */
-export async function storedEventIds(q: Query, storeId: string, eventIds: readonly string[]): Promise<Set<string>> {
-  const stored = await q<{ event_id: string }>(
-    'facts.events_stored',
-    keyProbeSql({ select: 'event_id', from: 'event_facts', key: 'event_id' }),
-    [storeId, eventIds],
-  );
-  return new Set(stored.map((r) => r.event_id));
-}
-
-/** The events (distinct keys) whose facts are not stored yet: what is new to a batch (docs/decisions.md, Storage). */
+/**
+ * The events (distinct keys) whose facts are not stored yet: what is new to a batch (docs/decisions.md, Storage).
+ * One index probe per event, every store of the batch in one statement.
+ */
 export async function eventsWithoutFacts(q: Query, rows: readonly RawEventRow[]): Promise<RawEventRow[]> {
-  const byStore = new Map<string, RawEventRow[]>();
-  for (const r of rows) {
-    const list = byStore.get(r.storeId);
-    if (list) list.push(r);
-    else byStore.set(r.storeId, [r]);
-  }
-  const fresh: RawEventRow[] = [];
-  for (const [storeId, list] of byStore) {
-    const old = await storedEventIds(
-      q,
-      storeId,
-      list.map((r) => r.event.id),
-    );
-    for (const r of list) if (!old.has(r.event.id)) fresh.push(r);
-  }
-  return fresh;
+  if (rows.length === 0) return [];
+  const stored = await q<{ probe_store: string; event_id: string }>(
+    'facts.events_stored',
+    keyProbeOfStoresSql({ select: 'event_id', from: 'event_facts', key: 'event_id' }),
+    [rows.map((r) => r.storeId), rows.map((r) => r.event.id)],
+  );
+  const old = new Set(stored.map((r) => `${r.probe_store}\u0000${r.event_id}`));
+  return rows.filter((r) => !old.has(`${r.storeId}\u0000${r.event.id}`));
 }
 
 export interface DeadLetterRow {

@@ -285,7 +285,8 @@ async function maintainPersons(ctx: StoreStep, batch: StoreBatch, affected: Affe
   }
   lap('analytics');
   rollups.add(storeId, adRollupWrites(conv.adDelta));
-  if (hooks.enqueueIdentityEvents && batch.raw.length) {
+  const destinations = batch.store.destinations ?? { any: true, adPlatforms: true };
+  if (hooks.enqueueIdentityEvents && batch.raw.length && destinations.any) {
     await hooks.enqueueIdentityEvents(
       q,
       storeId,
@@ -293,7 +294,8 @@ async function maintainPersons(ctx: StoreStep, batch: StoreBatch, affected: Affe
       identityEventCandidates(batch.raw, loaded.facts, views),
     );
   }
-  if (hooks.enqueueAdConversions) await hooks.enqueueAdConversions(q, storeId, loaded.facts, views, stored);
+  if (hooks.enqueueAdConversions && destinations.adPlatforms)
+    await hooks.enqueueAdConversions(q, storeId, loaded.facts, views, stored);
   lap('webhooks');
   hooks.onApplied?.({
     storeId,
@@ -347,7 +349,10 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
     lap('rollups');
     // Last, so that the rows of popular products stay locked only until the commit.
     if (hooks.analytics !== false)
-      for (const batch of batches) await upsertProductInfo(q, batch.store.storeId, batch.raw);
+      await upsertProductInfo(
+        q,
+        batches.map((b) => ({ storeId: b.store.storeId, events: b.raw })),
+      );
     lap('product_info');
   };
 }
