@@ -90,14 +90,22 @@ export async function loadContributions(
 
 const sqlType = (c: PersonColumnShape): string => (c.type === 'integer[]' ? 'text' : c.type);
 
-/** `unnest` of person_id and one array parameter per column, from `$2` on. */
+/** `unnest` of store_id, person_id and one array parameter per column, from `$3` on. */
 const unnestOf = (cols: readonly PersonColumnShape[]): string =>
-  `unnest($2::text[], ${cols.map((c, i) => `$${i + 3}::${sqlType(c)}[]`).join(', ')})
-   as t(person_id, ${cols.map((c) => c.name).join(', ')})`;
+  `unnest($1::text[], $2::text[], ${cols.map((c, i) => `$${i + 3}::${sqlType(c)}[]`).join(', ')})
+   as t(store_id, person_id, ${cols.map((c) => c.name).join(', ')})`;
 
-/** The parameters of `unnestOf`: the rows' persons, then each column's cells (arrays as PostgreSQL text). */
-function paramsOf(cols: readonly PersonColumnShape[], rows: readonly Owned[]): unknown[] {
+/** One store's rows of a per-person table. */
+interface StoreOwnedRows {
+  storeId: string;
+  rows: readonly Owned[];
+}
+
+/** The parameters of `unnestOf`: the rows' stores and persons, then each column's cells (arrays as PostgreSQL text). */
+function paramsOf(cols: readonly PersonColumnShape[], stores: readonly StoreOwnedRows[]): unknown[] {
+  const rows = stores.flatMap((s) => s.rows);
   return [
+    stores.flatMap((s) => s.rows.map(() => s.storeId)),
     rows.map((r) => r.personId),
     ...cols.map((c) =>
       rows.map((r) => (c.type === 'integer[]' ? `{${(fieldOf(r, c) as number[]).join(',')}}` : fieldOf(r, c))),
@@ -105,25 +113,27 @@ function paramsOf(cols: readonly PersonColumnShape[], rows: readonly Owned[]): u
   ];
 }
 
-async function deleteRows(q: Query, storeId: string, t: PersonTableShape, rows: readonly Owned[]): Promise<void> {
-  if (rows.length === 0) return;
+const rowCount = (stores: readonly StoreOwnedRows[]): number => stores.reduce((n, s) => n + s.rows.length, 0);
+
+async function deleteRows(q: Query, t: PersonTableShape, stores: readonly StoreOwnedRows[]): Promise<void> {
+  if (rowCount(stores) === 0) return;
   await q(
     `views.${t.table}_delete`,
     `delete from ${t.table} a using ${unnestOf(t.keys)}
-     where a.store_id = $1 and a.person_id = t.person_id and ${t.keys.map((c) => `a.${c.name} = t.${c.name}`).join(' and ')}`,
-    [storeId, ...paramsOf(t.keys, rows)],
+     where a.store_id = t.store_id and a.person_id = t.person_id and ${t.keys.map((c) => `a.${c.name} = t.${c.name}`).join(' and ')}`,
+    paramsOf(t.keys, stores),
   );
 }
 
-async function insertRows(q: Query, storeId: string, t: PersonTableShape, rows: readonly Owned[]): Promise<void> {
-  if (rows.length === 0) return;
+async function insertRows(q: Query, t: PersonTableShape, stores: readonly StoreOwnedRows[]): Promise<void> {
+  if (rowCount(stores) === 0) return;
   const cols = allColumns(t);
   const selected = cols.map((c) => (c.type === 'integer[]' ? `t.${c.name}::integer[]` : `t.${c.name}`));
   await q(
     `views.${t.table}_insert`,
     `insert into ${t.table} (store_id, person_id, ${cols.map((c) => c.name).join(', ')})
-     select $1, t.person_id, ${selected.join(', ')} from ${unnestOf(cols)}`,
-    [storeId, ...paramsOf(cols, rows)],
+     select t.store_id, t.person_id, ${selected.join(', ')} from ${unnestOf(cols)}`,
+    paramsOf(cols, stores),
   );
 }
 
@@ -283,10 +293,33 @@ const creditsOfModel = (c: PersonContribution, model: Model): PersonContribution
 
 /** Writes a plan's per-person rows. */
 export async function writeAnalyticsRows(q: Query, storeId: string, plan: AnalyticsPlan): Promise<void> {
-  for (const { part, gone, added } of plan.rows) {
+  await writeAnalyticsRowsOfStores(q, [{ storeId, plan }]);
+}
+
+/**
+ * Writes the per-person rows of several stores' plans: per table, one delete and one insert for all of them
+ * (docs/decisions.md, Storage, "A batch's stores written together").
+ */
+export async function writeAnalyticsRowsOfStores(
+  q: Query,
+  plans: ReadonlyArray<{ storeId: string; plan: AnalyticsPlan }>,
+): Promise<void> {
+  for (const part of CONTRIBUTION_PARTS) {
+    const changes = plans.flatMap(({ storeId, plan }) =>
+      plan.rows.filter((r) => r.part === part).map((r) => ({ storeId, gone: r.gone, added: r.added })),
+    );
+    if (changes.length === 0) continue;
     const t: PersonTableShape = PERSON_TABLES[part];
-    await deleteRows(q, storeId, t, gone);
-    await insertRows(q, storeId, t, added);
+    await deleteRows(
+      q,
+      t,
+      changes.map((c) => ({ storeId: c.storeId, rows: c.gone })),
+    );
+    await insertRows(
+      q,
+      t,
+      changes.map((c) => ({ storeId: c.storeId, rows: c.added })),
+    );
   }
 }
 

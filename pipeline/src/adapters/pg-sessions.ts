@@ -21,6 +21,13 @@ export interface SessionDiff {
   deleted: number;
 }
 
+/** The rows that make one store's stored sessions equal to its recomputed ones. */
+export interface StoreSessionChange {
+  storeId: string;
+  deleted: readonly StoredSession[];
+  inserted: readonly StoredSession[];
+}
+
 /** Makes the stored sessions of `clientIds` equal to `sessions`, touching only rows that differ. */
 export async function writeSessions(
   q: Query,
@@ -28,28 +35,51 @@ export async function writeSessions(
   clientIds: readonly string[],
   sessions: readonly Session[],
 ): Promise<SessionDiff> {
-  if (clientIds.length === 0) return { inserted: 0, deleted: 0 };
+  const change = await planSessions(q, storeId, clientIds, sessions);
+  await writeSessionChanges(q, [change]);
+  return { inserted: change.inserted.length, deleted: change.deleted.length };
+}
+
+/** Loads the stored sessions of `clientIds` and works out the rows that differ from `sessions`. */
+export async function planSessions(
+  q: Query,
+  storeId: string,
+  clientIds: readonly string[],
+  sessions: readonly Session[],
+): Promise<StoreSessionChange> {
+  if (clientIds.length === 0) return { storeId, deleted: [], inserted: [] };
   const stored = await q<StoredSession>(
     'views.sessions_load',
     keyProbeSql({ select: LOADED, from: 'sessions', key: 'client_id' }),
     [storeId, clientIds],
   );
-  const { deleted, inserted } = diffSessions(stored, sessions);
+  return { storeId, ...diffSessions(stored, sessions) };
+}
+
+/**
+ * Applies the session changes of one or more stores: one delete and one insert for all of them (docs/decisions.md,
+ * Storage, "A batch's stores written together").
+ */
+export async function writeSessionChanges(q: Query, changes: readonly StoreSessionChange[]): Promise<void> {
+  const deleted = changes.flatMap((c) => c.deleted.map((row) => ({ storeId: c.storeId, row })));
   if (deleted.length) {
     await q(
       'views.sessions_delete',
-      `delete from sessions s using unnest($2::text[], $3::timestamptz[]) as d(client_id, started_at)
-       where s.store_id = $1 and s.client_id = d.client_id and s.started_at = d.started_at`,
-      [storeId, deleted.map((r) => r.client_id), deleted.map((r) => isoOf(r.started_at))],
+      `delete from sessions s using unnest($1::text[], $2::text[], $3::timestamptz[]) as d(store_id, client_id, started_at)
+       where s.store_id = d.store_id and s.client_id = d.client_id and s.started_at = d.started_at`,
+      [deleted.map((d) => d.storeId), deleted.map((d) => d.row.client_id), deleted.map((d) => isoOf(d.row.started_at))],
     );
   }
+  const inserted = changes.flatMap((c) => c.inserted.map((row) => ({ storeId: c.storeId, row })));
   if (inserted.length) {
     const types = COLUMNS.map((c, i) => `$${i + 2}::${c === 'started_at' ? 'timestamptz' : 'text'}[]`);
     await q(
       'views.sessions_insert',
-      `insert into sessions (store_id, ${COLUMNS.join(', ')}) select $1, * from unnest(${types.join(', ')})`,
-      [storeId, ...COLUMNS.map((c) => inserted.map((r) => (c === 'started_at' ? isoOf(r.started_at) : r[c])))],
+      `insert into sessions (store_id, ${COLUMNS.join(', ')}) select * from unnest($1::text[], ${types.join(', ')})`,
+      [
+        inserted.map((i) => i.storeId),
+        ...COLUMNS.map((c) => inserted.map(({ row }) => (c === 'started_at' ? isoOf(row.started_at) : row[c]))),
+      ],
     );
   }
-  return { inserted: inserted.length, deleted: deleted.length };
 }

@@ -28,12 +28,12 @@ import { eventShownOf } from '../../../contracts/src/event-shown';
 import { type EventFactRecord, insertEventFacts, upsertOrderFacts, upsertVariantCosts } from './pg-derived-facts';
 import { IdentityLocksExhaustedError, recordIdentity, updateIdentity } from './pg-identity';
 import { loadPersonFacts } from './pg-person-facts';
-import { writeSessions } from './pg-sessions';
+import { planSessions, type StoreSessionChange, writeSessionChanges } from './pg-sessions';
 import { loadStoredConversions, writeConversions } from './pg-conversions';
 import { adRollupWrites, spendWrites } from './pg-rollups';
 import { BatchRollups } from './pg-batch-rollups';
 import { attributionRollupRows } from '../domain/rollups/attribution';
-import { planAnalytics, queueAnalyticsRollups, writeAnalyticsRows } from './pg-analytics';
+import { type AnalyticsPlan, planAnalytics, queueAnalyticsRollups, writeAnalyticsRowsOfStores } from './pg-analytics';
 import { upsertProductInfo } from './pg-product-info';
 import { CommittedTouchGroups } from './touch-groups';
 import { storedUnder } from '../domain/rollups/conversions';
@@ -221,6 +221,8 @@ interface StoreStep {
   lap: (step: MaintenanceStep) => void;
   /** The batch's rollup rows, written after every store's rows (see createViewMaintainer). */
   rollups: BatchRollups;
+  /** The batch's session and analytics rows of its persons, written for all stores at once after the last store. */
+  personRows: { sessions: StoreSessionChange[]; analytics: Array<{ storeId: string; plan: AnalyticsPlan }> };
   touchGroups: CommittedTouchGroups;
   afterCommit: (fn: () => void) => void;
 }
@@ -266,12 +268,13 @@ async function maintainPersons(ctx: StoreStep, batch: StoreBatch, affected: Affe
           sliceMs: ANALYTICS_PLAN_SLICE_MS,
         });
   const { sessions, conv } = await besideBackground(analyticsPlan, async () => {
-    const sessions = await writeSessions(
+    const sessions = await planSessions(
       q,
       storeId,
       loaded.clientIds,
       views.flatMap((v) => v.sessions),
     );
+    ctx.personRows.sessions.push(sessions);
     lap('sessions');
     const conv = await writeConversions(q, storeId, stored, views);
     lap('attribution');
@@ -280,7 +283,7 @@ async function maintainPersons(ctx: StoreStep, batch: StoreBatch, affected: Affe
   rollups.add(storeId, attributionRollupRows(conv.delta));
   if (analyticsPlan) {
     const plan = await analyticsPlan;
-    await writeAnalyticsRows(q, storeId, plan);
+    ctx.personRows.analytics.push({ storeId, plan });
     queueAnalyticsRollups(rollups, storeId, plan, memory);
   }
   lap('analytics');
@@ -301,7 +304,7 @@ async function maintainPersons(ctx: StoreStep, batch: StoreBatch, affected: Affe
     storeId,
     persons: personIds.length,
     conversionsWritten: conv.written,
-    sessionsWritten: sessions.inserted,
+    sessionsWritten: sessions.inserted.length,
   });
   ctx.logger.debug(
     { storeId, persons: personIds.length, merged: affected.mergedAway.length, conversions: conv.written },
@@ -319,7 +322,8 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
     // on. They are written last, all stores together in the one order every worker uses, so the wait covers only
     // those writes and the commit (docs/decisions.md, Storage, "Two batches in flight").
     const rollups = new BatchRollups();
-    const ctx: StoreStep = { q, hooks, logger, lap, rollups, touchGroups, afterCommit };
+    const personRows: StoreStep['personRows'] = { sessions: [], analytics: [] };
+    const ctx: StoreStep = { q, hooks, logger, lap, rollups, personRows, touchGroups, afterCommit };
     await storeFacts(q, batches);
     lap('facts');
     for (const batch of batches) {
@@ -345,6 +349,11 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
       rollups.add(storeId, spendWrites(spendDeltaOf(batch.spend)));
       if (affected.persons.size > 0) await maintainPersons(ctx, batch, affected);
     }
+    // The persons' rows are theirs alone (their persons are locked): written together, one statement per table.
+    await writeSessionChanges(q, personRows.sessions);
+    lap('sessions');
+    await writeAnalyticsRowsOfStores(q, personRows.analytics);
+    lap('analytics');
     await rollups.write(q);
     lap('rollups');
     // Last, so that the rows of popular products stay locked only until the commit.
