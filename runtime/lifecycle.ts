@@ -127,6 +127,8 @@ export interface ConnectionConfig {
   natsUrl: string;
   dbPool: number;
   statementTimeoutMs?: number;
+  /** Statements prepared once per connection (storage/db.ts); the pipeline's, whose statements repeat per batch. */
+  preparedStatements?: boolean;
   /** Bound on waiting for NATS and PostgreSQL at start-up (STARTUP_TIMEOUT_MS). */
   startupTimeoutMs: number;
 }
@@ -160,6 +162,7 @@ export async function connectDependencies(
     service: o.service,
     max: o.dbPool,
     statementTimeoutMs: o.statementTimeoutMs,
+    preparedStatements: o.preparedStatements,
     onError: (err) => o.logger.warn({ err }, 'idle PostgreSQL client error'),
     onQuery: (tag, seconds, ok) => o.dbQuery.observe({ tag, ok: String(ok) }, seconds),
   });

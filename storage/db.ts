@@ -18,6 +18,11 @@ export interface DbOptions {
   max?: number;
   statementTimeoutMs?: number;
   onError?: (err: Error) => void;
+  /**
+   * Statements as named prepared statements, parsed and planned once per connection (docs/decisions.md,
+   * Storage, "Prepared statements"). Needs a session per connection: not a pooler in transaction mode.
+   */
+  preparedStatements?: boolean;
   /** Called with the tag and seconds of every query (a histogram in the apps). */
   onQuery?: (tag: string, seconds: number, ok: boolean) => void;
 }
@@ -100,6 +105,7 @@ export function createDb(opts: DbOptions): Db {
     };
   };
 
+  const statementName = opts.preparedStatements ? statementNames() : undefined;
   const boundTo = (on: Pool | PoolClient, inTurn?: <T>(run: () => Promise<T>) => Promise<T>): Query => {
     const queued = inTurn ?? (<T>(run: () => Promise<T>) => run());
     const query = <R extends QueryResultRow>(tag: string, sql: string, params: unknown[] = []): Promise<R[]> => {
@@ -111,7 +117,10 @@ export function createDb(opts: DbOptions): Db {
       } catch (err) {
         return Promise.reject(err instanceof Error ? err : new Error(String(err)));
       }
-      return queued(() => timed(tag, async () => (await on.query<R>(text, values)).rows));
+      const name = statementName?.(text);
+      return queued(() =>
+        timed(tag, async () => (await (name ? on.query<R>({ name, text, values }) : on.query<R>(text, values))).rows),
+      );
     };
     const copy = (tag: string, sql: string, data: string | Buffer): Promise<number> =>
       queued(() =>
@@ -196,6 +205,10 @@ export function isTransientDbError(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const { code, message, syscall } = err as { code?: unknown; message?: unknown; syscall?: unknown };
   if (typeof code === 'string' && (TRANSIENT_SQLSTATES.has(code) || TRANSIENT_NODE_CODES.has(code))) return true;
+  // A prepared statement whose table changed its columns since (a migration beside a running daemon): the
+  // connection is discarded, and a retry prepares the statement again on another.
+  if (code === '0A000' && typeof message === 'string' && message.includes('cached plan must not change result type'))
+    return true;
   // Over a Unix socket, a stopped server is a missing socket file.
   if (code === 'ENOENT' && syscall === 'connect') return true;
   return (
@@ -204,4 +217,24 @@ export function isTransientDbError(err: unknown): boolean {
       message,
     )
   );
+}
+
+/** Most distinct statement texts a process prepares; texts beyond it are sent unnamed. */
+const PREPARED_LIMIT = 500;
+
+/**
+ * The name of a statement's text: the same text always gets the same name, so a connection that prepared it runs
+ * it by name. A text made with values in it would otherwise fill every backend with statements used once.
+ */
+function statementNames(): (text: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (text) => {
+    let name = names.get(text);
+    if (name === undefined) {
+      if (names.size >= PREPARED_LIMIT) return undefined;
+      name = `s${names.size}`;
+      names.set(text, name);
+    }
+    return name;
+  };
 }

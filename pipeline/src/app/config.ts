@@ -44,6 +44,8 @@ const schema = z
     PIPELINE_SHUTDOWN_TIMEOUT_MS: int(25000, 1),
     PIPELINE_DB_POOL: int(4, 1),
     PIPELINE_CONCURRENCY: int(2, 1),
+    /** The batch's statements prepared once per connection; off behind a pooler in transaction mode. */
+    PIPELINE_DB_PREPARED: z.enum(['on', 'off']).default('on'),
     /** The daemon's CPU niceness: it yields the CPU to the API's reads and PostgreSQL (docs/operations.md). */
     PIPELINE_NICE: z.coerce.number().int().min(0).max(19).default(10),
     PIPELINE_JOBS: z.enum(['on', 'off']).default('on'),
@@ -95,6 +97,7 @@ const schema = z
       healthHost: env.PIPELINE_HEALTH_HOST,
       shutdownTimeoutMs: env.PIPELINE_SHUTDOWN_TIMEOUT_MS,
       dbPool: env.PIPELINE_DB_POOL,
+      preparedStatements: env.PIPELINE_DB_PREPARED === 'on',
       concurrency: env.PIPELINE_CONCURRENCY,
       nice: env.PIPELINE_NICE,
       faultKillAfterCommits: env.PIPELINE_FAULT_KILL_AFTER_COMMITS,
