@@ -2,7 +2,8 @@
  * The pipeline side of identity-event webhooks: a checkout_started event of a person with an
  * email queues one Checkout Started delivery per subscribed destination on the WEBHOOKS stream, with the
  * spec's payload; a redelivered event queues nothing new (stable webhook-id); persons without an email and
- * unsubscribed or disabled destinations get nothing.
+ * unsubscribed or disabled destinations get nothing; a store without any enabled destination is not asked for them
+ * at all.
  */
 import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
@@ -115,5 +116,36 @@ it('queues the spec payload once per subscribed destination, and only for person
   expect(await metricValue(pipeline.metrics.identityEventsQueued)).toBe(queuedBefore);
   expect(await queued(id, 'wd_all')).toBe(2);
 
+  await jsm.streams.purge(WEBHOOKS_STREAM, { filter: `wh.${id}.>` });
+});
+
+/** Statements the pipeline ran under `tag` (the count of its query histogram). */
+async function statementsRun(tag: string): Promise<number> {
+  const { values } = await pipeline.metrics.dbQuery.get();
+  return values
+    .filter((v) => v.metricName?.endsWith('_count') && v.labels.tag === tag)
+    .reduce((n, v) => n + v.value, 0);
+}
+
+it('does not look up the destinations of a store that has none enabled, and does once one is', async () => {
+  const shop = await createTestStore(db);
+  const id = shop.store.store_id;
+  await destination(id, 'wd_off', ['Checkout Started'], false);
+  const tags = ['webhooks.destinations', 'ad_conversions.destinations'];
+  const before = await Promise.all(tags.map(statementsRun));
+  await send(api.url, shop.credentials.ingest_key, db, id, [
+    checkoutStarted({ client: 'N', at: '2026-07-02T10:05:00Z', id: 'cs-n1' }, 'tok-n', 20, 'nina@example.com'),
+  ]);
+  expect(await Promise.all(tags.map(statementsRun))).toEqual(before);
+
+  await destination(id, 'wd_on', ['Checkout Started']);
+  await send(api.url, shop.credentials.ingest_key, db, id, [
+    checkoutStarted({ client: 'N', at: '2026-07-02T11:05:00Z', id: 'cs-n2' }, 'tok-n2', 30, 'nina@example.com'),
+  ]);
+  await waitFor(
+    () => queued(id, 'wd_on'),
+    (n) => n === 1,
+  );
+  expect(await statementsRun('webhooks.destinations')).toBeGreaterThan(before[0]!);
   await jsm.streams.purge(WEBHOOKS_STREAM, { filter: `wh.${id}.>` });
 });
