@@ -17,7 +17,7 @@ export async function applyAttributionDelta(
   delta: ReadonlyMap<string, RollupDelta>,
   opts: CounterWriteOptions = {},
 ): Promise<void> {
-  for (const { table, rows } of attributionRollupRows(delta)) await applyCounterDelta(q, storeId, table, rows, opts);
+  await applyTables(q, storeId, attributionRollupRows(delta), opts);
 }
 
 type TableRows = Array<{ table: RollupTable; rows: RollupRow[] }>;
@@ -39,5 +39,10 @@ export async function applyAdRollupDelta(
   delta: ReadonlyMap<string, AdRollupSums>,
   opts: CounterWriteOptions = {},
 ): Promise<void> {
-  await applyCounterDelta(q, storeId, ATTRIBUTION_BY_AD, adRollupRows(delta), opts);
+  await applyTables(q, storeId, adRollupWrites(delta), opts);
+}
+
+/** Applies one store's rows of each table, in the order given. */
+async function applyTables(q: Query, storeId: string, writes: TableRows, opts: CounterWriteOptions): Promise<void> {
+  for (const { table, rows } of writes) await applyCounterDelta(q, storeId, table, rows, opts);
 }
