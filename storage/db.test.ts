@@ -1,7 +1,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { isTransientDbError } from './db';
+import { isTransientDbError, statementNames } from './db';
 
 /** The error a real connection attempt to `target` fails with. */
 function connectError(target: net.NetConnectOpts): Promise<Error> {
@@ -35,5 +35,18 @@ describe('isTransientDbError', () => {
       false,
     );
     expect(isTransientDbError(null)).toBe(false);
+  });
+});
+
+describe('statementNames', () => {
+  it('names a text the same each time, and leaves texts past the limit unnamed', () => {
+    const nameOf = statementNames(2);
+    const a = nameOf('select 1');
+    expect(a).toBeDefined();
+    expect(nameOf('select 2')).not.toBe(a);
+    expect(nameOf('select 1')).toBe(a);
+    // A text made with values in it would otherwise prepare a statement per value on every connection.
+    expect(nameOf('select 3')).toBeUndefined();
+    expect(nameOf('select 2')).toBeDefined();
   });
 });

@@ -226,12 +226,12 @@ const PREPARED_LIMIT = 500;
  * The name of a statement's text: the same text always gets the same name, so a connection that prepared it runs
  * it by name. A text made with values in it would otherwise fill every backend with statements used once.
  */
-function statementNames(): (text: string) => string | undefined {
+export function statementNames(limit = PREPARED_LIMIT): (text: string) => string | undefined {
   const names = new Map<string, string>();
   return (text) => {
     let name = names.get(text);
     if (name === undefined) {
-      if (names.size >= PREPARED_LIMIT) return undefined;
+      if (names.size >= limit) return undefined;
       name = `s${names.size}`;
       names.set(text, name);
     }
