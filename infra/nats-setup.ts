@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { jetstreamManager, type ConsumerConfig, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream';
-import { consumerName } from '../contracts/src/subjects';
+import { consumerName, partitionToken, pipelineConsumers } from '../contracts/src/subjects';
 
 const NATS_DIR = path.join(__dirname, 'nats');
 
@@ -35,10 +35,11 @@ export function streamConfig(opts: NatsSetupOptions): StreamConfig {
   return { ...cfg, num_replicas: opts.replicas ?? cfg.num_replicas, max_age: maxAge };
 }
 
-export function pipelineConsumerConfig(partition: number, ackWaitMs?: number): ConsumerConfig {
+/** The consumer of one partition, or of its overflow twin (`ev.o<partition>.>`). */
+export function pipelineConsumerConfig(partition: number, ackWaitMs?: number, overflow = false): ConsumerConfig {
   const template = fs.readFileSync(path.join(NATS_DIR, 'consumer.pipeline.json'), 'utf8');
-  const cfg = JSON.parse(template.replaceAll('{partition}', String(partition))) as ConsumerConfig;
-  cfg.durable_name = consumerName(partition);
+  const cfg = JSON.parse(template.replaceAll('{partition}', partitionToken(partition, overflow))) as ConsumerConfig;
+  cfg.durable_name = consumerName(partition, overflow);
   if (ackWaitMs !== undefined) cfg.ack_wait = ackWaitMs * 1_000_000;
   return cfg;
 }
@@ -83,8 +84,9 @@ export async function setupNats(nc: NatsConnection, opts: NatsSetupOptions): Pro
   const jsm = await jetstreamManager(nc);
   const stream = streamConfig(opts);
   await upsertStream(jsm, stream);
-  for (let p = 0; p < opts.partitions; p++) {
-    await upsertConsumer(jsm, stream.name, pipelineConsumerConfig(p, opts.ackWaitMs));
+  const partitions = Array.from({ length: opts.partitions }, (_, p) => p);
+  for (const { partition, overflow } of pipelineConsumers(partitions)) {
+    await upsertConsumer(jsm, stream.name, pipelineConsumerConfig(partition, opts.ackWaitMs, overflow));
   }
   const webhooks = webhookStreamConfig(opts);
   await upsertStream(jsm, webhooks.stream);

@@ -5,7 +5,8 @@
  *       daemon); --rebuild empties the store's stream-derived facts and views first and recomputes them, loading
  *       the facts in memory unless the store's stream holds more than --bulk-max messages (10 million).
  *   npm run replay -- --store <id> --file events.ndjson
- *       publishes a file of event envelopes into the stream (one per line), de-duplicated by event id.
+ *       publishes a file of event envelopes into the stream (one per line), de-duplicated by event id, to the
+ *       partitions' overflow twins: a file is a backlog, served after the live events of every store.
  * A progress bar with rate and ETA on a terminal, a log line every 5 s otherwise; a JSON summary on
  * stdout at the end. Exit codes: 0 done, 1 done with rejected lines or dead letters, 2 bad arguments,
  * 3 failure.
@@ -117,15 +118,12 @@ async function publishFile(natsUrl: string, storeId: string, file: string, parti
     const e = r.value;
     const h = natsHeaders();
     h.set(RECEIVED_AT_HEADER, String(receivedAt));
-    const p = js
-      .publish(eventSubject(partitionOf(storeId, e.clientId, partitions), storeId, e.name), JSON.stringify(e), {
-        msgID: eventMsgId(storeId, e.id),
-        headers: h,
-      })
-      .then((ack) => {
-        published++;
-        if (ack.duplicate) duplicates++;
-      });
+    // A file is a backlog: it goes where a store over its live rate goes (docs/decisions.md, Ingestion).
+    const subject = eventSubject(partitionOf(storeId, e.clientId, partitions), storeId, e.name, true);
+    const p = js.publish(subject, JSON.stringify(e), { msgID: eventMsgId(storeId, e.id), headers: h }).then((ack) => {
+      published++;
+      if (ack.duplicate) duplicates++;
+    });
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
     if (inFlight.size >= 1000) await Promise.race(inFlight);

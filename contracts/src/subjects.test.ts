@@ -1,4 +1,4 @@
-import { consumerName, eventSubject, fnv1a32, parseEventSubject, partitionOf } from './subjects';
+import { consumerName, eventSubject, fnv1a32, parseEventSubject, partitionOf, pipelineConsumers } from './subjects';
 
 describe('subjects', () => {
   it('hashes with FNV-1a (known vectors)', () => {
@@ -17,9 +17,35 @@ describe('subjects', () => {
   it('round-trips subjects', () => {
     const subject = eventSubject(7, 'st_abc', 'page_viewed');
     expect(subject).toBe('ev.7.st_abc.page_viewed');
-    expect(parseEventSubject(subject)).toEqual({ partition: 7, storeId: 'st_abc', name: 'page_viewed' });
+    expect(parseEventSubject(subject)).toEqual({
+      partition: 7,
+      overflow: false,
+      storeId: 'st_abc',
+      name: 'page_viewed',
+    });
     expect(parseEventSubject('ev.x.st.page_viewed')).toBeNull();
+    expect(parseEventSubject('ev.-1.st.page_viewed')).toBeNull();
+    expect(parseEventSubject('ev.o.st.page_viewed')).toBeNull();
+    expect(parseEventSubject('ev.1e2.st.page_viewed')).toBeNull();
     expect(parseEventSubject('other.1.st.page_viewed')).toBeNull();
     expect(consumerName(3)).toBe('pipeline-p03');
+  });
+
+  it('names the overflow twin of a partition apart from it, with the same partition number', () => {
+    const subject = eventSubject(7, 'st_abc', 'page_viewed', true);
+    expect(subject).toBe('ev.o7.st_abc.page_viewed');
+    expect(parseEventSubject(subject)).toEqual({
+      partition: 7,
+      overflow: true,
+      storeId: 'st_abc',
+      name: 'page_viewed',
+    });
+    expect(consumerName(3, true)).toBe('pipeline-o03');
+    expect(pipelineConsumers([2, 5])).toEqual([
+      { partition: 2, overflow: false },
+      { partition: 2, overflow: true },
+      { partition: 5, overflow: false },
+      { partition: 5, overflow: true },
+    ]);
   });
 });

@@ -3,6 +3,11 @@
  * stable hash of (storeId, clientId) so all events of one client land in one partition, in order.
  * Store pushes use the same stream, partitioned by their natural key (an order that names its browser client: by
  * that client), with names `push_<kind>`.
+ *
+ * Each partition has an overflow twin, `ev.o<partition>.<storeId>.<name>`: a store sending more than its live rate
+ * is published there, so that its backlog does not queue ahead of the other stores' events (docs/decisions.md,
+ * Ingestion, "A store over its live rate overflows"). The daemon that owns a partition consumes both, in the same
+ * lane.
  */
 export const EVENTS_STREAM = 'EVENTS';
 export const EVENTS_SUBJECT_PREFIX = 'ev';
@@ -57,17 +62,26 @@ export function partitionOf(storeId: string, key: string, partitions: number): n
   return fnv1a32(`${storeId}\u0000${key}`) % partitions;
 }
 
-export function eventSubject(partition: number, storeId: string, name: string): string {
-  return `${EVENTS_SUBJECT_PREFIX}.${partition}.${storeId}.${name}`;
+/** The partition's subject token: `7`, or `o7` for its overflow twin. */
+export function partitionToken(partition: number, overflow = false): string {
+  return overflow ? `o${partition}` : String(partition);
 }
 
-/** Parses `ev.<partition>.<storeId>.<name>`; null when the subject is not of that form. */
-export function parseEventSubject(subject: string): { partition: number; storeId: string; name: string } | null {
+export function eventSubject(partition: number, storeId: string, name: string, overflow = false): string {
+  return `${EVENTS_SUBJECT_PREFIX}.${partitionToken(partition, overflow)}.${storeId}.${name}`;
+}
+
+/** Parses `ev.<partition>.<storeId>.<name>` and `ev.o<partition>...`; null when the subject is of neither form. */
+export function parseEventSubject(
+  subject: string,
+): { partition: number; overflow: boolean; storeId: string; name: string } | null {
   const parts = subject.split('.');
   if (parts.length !== 4 || parts[0] !== EVENTS_SUBJECT_PREFIX) return null;
-  const partition = Number(parts[1]);
-  if (!Number.isInteger(partition) || partition < 0) return null;
-  return { partition, storeId: parts[2] ?? '', name: parts[3] ?? '' };
+  const token = parts[1] ?? '';
+  const overflow = token.startsWith('o');
+  const digits = overflow ? token.slice(1) : token;
+  if (!/^\d+$/.test(digits)) return null;
+  return { partition: Number(digits), overflow, storeId: parts[2] ?? '', name: parts[3] ?? '' };
 }
 
 /**
@@ -90,7 +104,15 @@ export function eventMsgId(storeId: string, eventId: string): string {
   return `${storeId}:${headerSafe(eventId)}`;
 }
 
-/** Durable consumer name of one partition. */
-export function consumerName(partition: number): string {
-  return `pipeline-p${String(partition).padStart(2, '0')}`;
+/** Durable consumer name of one partition, or of its overflow twin. */
+export function consumerName(partition: number, overflow = false): string {
+  return `pipeline-${overflow ? 'o' : 'p'}${String(partition).padStart(2, '0')}`;
+}
+
+/** The consumers the daemon that owns these partitions reads: each partition's and its overflow twin's. */
+export function pipelineConsumers(partitions: readonly number[]): Array<{ partition: number; overflow: boolean }> {
+  return partitions.flatMap((partition) => [
+    { partition, overflow: false },
+    { partition, overflow: true },
+  ]);
 }

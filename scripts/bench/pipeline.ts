@@ -330,6 +330,23 @@ export function batchesBetween(
   };
 }
 
+/** Posts a request of events, retrying a 429 or 503 after its `Retry-After` as a store's backend would. */
+async function postRetrying(apiUrl: string, ingestKey: string, body: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${apiUrl}/v2-4-2/api/events`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Ingest-Key': ingestKey },
+      body,
+    });
+    if (res.status === 200) return;
+    const text = await res.text();
+    if ((res.status !== 429 && res.status !== 503) || attempt === 20)
+      throw new Error(`ingest answered ${res.status}: ${text}`);
+    const seconds = Number(res.headers.get('Retry-After') ?? '1');
+    await new Promise((r) => setTimeout(r, (Number.isFinite(seconds) ? seconds : 1) * 1000));
+  }
+}
+
 /** Posts events in batches every 100 ms so that they arrive at about `rate` per second; returns the count. */
 export async function pushPaced(apiUrl: string, ingestKey: string, events: unknown[], rate: number): Promise<number> {
   const perTick = Math.max(1, Math.round(rate / 10));
@@ -339,15 +356,7 @@ export async function pushPaced(apiUrl: string, ingestKey: string, events: unkno
     const wait = t0 + tick * 100 - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const body = JSON.stringify(events.slice(i, i + perTick));
-    inFlight.push(
-      fetch(`${apiUrl}/v2-4-2/api/events`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Ingest-Key': ingestKey },
-        body,
-      }).then(async (res) => {
-        if (res.status !== 200) throw new Error(`ingest answered ${res.status}: ${await res.text()}`);
-      }),
-    );
+    inFlight.push(postRetrying(apiUrl, ingestKey, body));
   }
   await Promise.all(inFlight);
   return events.length;

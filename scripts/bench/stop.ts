@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { sampleEvent } from '../../test/support/samples';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { consumerName, EVENTS_STREAM } from '../../contracts/src/subjects';
+import { consumerName, EVENTS_STREAM, pipelineConsumers } from '../../contracts/src/subjects';
 import { type BenchEnv, committedMessages, PARTITIONS, percentile, startBenchEnv, waitForCommitted } from './bench-env';
 
 export interface StopBenchOptions {
@@ -78,8 +78,8 @@ async function waitForBacklogApplied(env: BenchEnv): Promise<void> {
     const jsm = await jetstreamManager(nc);
     for (;;) {
       let left = 0;
-      for (let p = 0; p < PARTITIONS; p++) {
-        const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
+      for (const c of pipelineConsumers(Array.from({ length: PARTITIONS }, (_, p) => p))) {
+        const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(c.partition, c.overflow));
         left += info.num_pending + info.num_ack_pending;
       }
       if (left === 0) return;

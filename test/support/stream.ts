@@ -6,18 +6,21 @@
  */
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { consumerName, EVENTS_STREAM } from '../../contracts/src/subjects';
+import { consumerName, EVENTS_STREAM, pipelineConsumers } from '../../contracts/src/subjects';
 import { TEST_PARTITIONS } from './env';
 import { waitFor } from './harness';
 
 const ALL_PARTITIONS = Array.from({ length: TEST_PARTITIONS }, (_, p) => p);
 
-/** Messages of the EVENTS stream not yet delivered or not yet acknowledged by the pipeline, on these partitions. */
+/**
+ * Messages of the EVENTS stream not yet delivered or not yet acknowledged by the pipeline, on these partitions and
+ * their overflow twins.
+ */
 export async function eventsNotApplied(nc: NatsConnection, partitions: readonly number[] = ALL_PARTITIONS) {
   const jsm = await jetstreamManager(nc);
   let n = 0;
-  for (const p of partitions) {
-    const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
+  for (const c of pipelineConsumers(partitions)) {
+    const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(c.partition, c.overflow));
     n += info.num_pending + info.num_ack_pending;
   }
   return n;
@@ -27,8 +30,8 @@ export async function eventsNotApplied(nc: NatsConnection, partitions: readonly 
 export async function pipelineAckWaitsMs(nc: NatsConnection): Promise<number[]> {
   const jsm = await jetstreamManager(nc);
   const waits = new Set<number>();
-  for (const p of ALL_PARTITIONS) {
-    const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
+  for (const c of pipelineConsumers(ALL_PARTITIONS)) {
+    const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(c.partition, c.overflow));
     waits.add(Math.round((info.config.ack_wait ?? 0) / 1e6));
   }
   return [...waits];

@@ -1,5 +1,5 @@
 /**
- * JetStream source: one durable pull consumer per owned partition, merged into one
+ * JetStream source: one durable pull consumer per owned partition and one per its overflow twin, merged into one
  * Observable of inbound messages with their ack handles. `stop()` closes the consumers so the source
  * completes and everything downstream flushes.
  */
@@ -8,6 +8,7 @@ import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstrea
 import {
   consumerName,
   EVENTS_STREAM,
+  pipelineConsumers,
   RECEIVED_AT_HEADER,
   VALIDATED_HEADER,
   VALIDATION_VERSION,
@@ -58,7 +59,7 @@ export function consumePartitions(
   js: JetStreamClient,
   partitions: readonly number[],
   pullMax: number,
-  onError: (partition: number, err: unknown) => void = () => undefined,
+  onError: (consumer: string, err: unknown) => void = () => undefined,
   retryMs = 1000,
 ): PartitionSource {
   const open = new Set<ConsumerMessages>();
@@ -70,15 +71,15 @@ export function consumePartitions(
       setTimeout(resolve, ms).unref();
     });
 
-  // One partition's messages. A consumer that cannot be reached (its JetStream leader moving after a node
+  // One consumer's messages. A consumer that cannot be reached (its JetStream leader moving after a node
   // failure, the server restarting) is retried until it can, or until stop(); it never ends the pipeline.
-  const one = (partition: number): Observable<InboundMessage> =>
+  const one = (name: string): Observable<InboundMessage> =>
     new Observable<InboundMessage>((subscriber) => {
       let iter: ConsumerMessages | undefined;
       void (async () => {
         while (!stopped) {
           try {
-            const consumer = await js.consumers.get(EVENTS_STREAM, consumerName(partition));
+            const consumer = await js.consumers.get(EVENTS_STREAM, name);
             if (stopped) break;
             // Short expiries: a pull refused at max_ack_pending stalls the consumer until two heartbeats are missed
             // (docs/decisions.md, Operations).
@@ -86,7 +87,7 @@ export function consumePartitions(
             open.add(iter);
             for await (const m of iter) subscriber.next(toInbound(m));
           } catch (err) {
-            if (!stopped) onError(partition, err);
+            if (!stopped) onError(name, err);
           } finally {
             if (iter) open.delete(iter);
           }
@@ -100,7 +101,7 @@ export function consumePartitions(
     });
 
   return {
-    messages$: merge(...partitions.map(one)),
+    messages$: merge(...pipelineConsumers(partitions).map((c) => one(consumerName(c.partition, c.overflow)))),
     async stop() {
       stopped = true;
       wake();

@@ -37,12 +37,17 @@ const schema = z
     PIPELINE_BATCH_MAX: int(5000, 1),
     /** Batches kept to what commits within this many ms at the recent cost per message (0: no bound). */
     PIPELINE_BATCH_TARGET_MS: int(3000, 0),
+    /**
+     * The overflow partitions batched apart from the live ones; while live messages come, their batches are kept to
+     * what commits within this many ms (docs/decisions.md, Ingestion). 0: batched with the live ones.
+     */
+    PIPELINE_SHARED_BATCH_TARGET_MS: int(400, 0),
     PIPELINE_FLUSH_MS: int(100, 1),
     PIPELINE_PULL_MAX: int(500, 1),
     PIPELINE_HEALTH_PORT: int(9464),
     PIPELINE_HEALTH_HOST: z.string().default('127.0.0.1'),
     PIPELINE_SHUTDOWN_TIMEOUT_MS: int(25000, 1),
-    PIPELINE_DB_POOL: int(4, 1),
+    PIPELINE_DB_POOL: int(6, 1),
     PIPELINE_CONCURRENCY: int(2, 1),
     /** The batch's statements prepared once per connection; off behind a pooler in transaction mode. */
     PIPELINE_DB_PREPARED: z.enum(['on', 'off']).default('on'),
@@ -90,6 +95,7 @@ const schema = z
       partitions,
       batchMax: env.PIPELINE_BATCH_MAX,
       batchTargetMs: env.PIPELINE_BATCH_TARGET_MS,
+      sharedBatchTargetMs: env.PIPELINE_SHARED_BATCH_TARGET_MS,
       visibilityByStore: env.PIPELINE_VISIBILITY_BY_STORE === 'on',
       flushMs: env.PIPELINE_FLUSH_MS,
       pullMax: env.PIPELINE_PULL_MAX,

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { Subscription } from 'rxjs';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { consumerName, EVENTS_STREAM } from '../../../contracts/src/subjects';
+import { consumerName, EVENTS_STREAM, partitionToken, pipelineConsumers } from '../../../contracts/src/subjects';
 import type { Db } from '../../../storage/db';
 import { connectDependencies, dependencyChecks, retryStartup } from '../../../runtime/lifecycle';
 import type { Logger } from '../../../runtime/logger';
@@ -56,10 +56,11 @@ export async function startPipeline(
   const js = jetstream(nc);
   // A consumer that is missing is a setup problem (npm run nats:setup); on a cluster still electing its
   // leaders it is only late. Either way the wait says which one is awaited.
-  for (const p of config.partitions) {
+  for (const c of pipelineConsumers(config.partitions)) {
+    const name = consumerName(c.partition, c.overflow);
     await retryStartup(
-      `consumer ${consumerName(p)} of stream ${EVENTS_STREAM} (created by npm run nats:setup)`,
-      () => jsm.consumers.info(EVENTS_STREAM, consumerName(p)),
+      `consumer ${name} of stream ${EVENTS_STREAM} (created by npm run nats:setup)`,
+      () => jsm.consumers.info(EVENTS_STREAM, name),
       { logger, timeoutMs: config.startupTimeoutMs },
     );
   }
@@ -92,8 +93,8 @@ export async function startPipeline(
     createBatchWriter(db, deps.maintainViews(metrics, js), { onErasedMessages, rawPayloads }),
     config.faultKillAfterCommits,
   );
-  const source = consumePartitions(js, config.partitions, config.pullMax, (partition, err) =>
-    logger.warn({ err, partition }, 'consumer interrupted; resuming'),
+  const source = consumePartitions(js, config.partitions, config.pullMax, (consumer, err) =>
+    logger.warn({ err, consumer }, 'consumer interrupted; resuming'),
   );
   const lifecycle = shutdown(logger);
   let lastCommitAt = Date.now();
@@ -147,20 +148,22 @@ export async function startPipeline(
     flushMs: config.flushMs,
     batchMax: config.batchMax,
     batchTargetMs: config.batchTargetMs,
+    sharedBatchTargetMs: config.sharedBatchTargetMs,
     retries: 5,
     retryBaseMs: 200,
     nakDelayMs: 2000,
     concurrency: config.concurrency,
   }).subscribe({ next: onReport, error: (err: unknown) => rejectDone(err), complete: () => resolveDone() });
 
-  // Consumer lag: messages not yet acknowledged, per owned partition (a gauge and a readiness bound).
+  // Consumer lag: messages not yet acknowledged, per owned partition and overflow twin (`o<n>`): a gauge and a
+  // readiness bound.
   let pendingTotal = 0;
   const refreshPending = async (): Promise<number> => {
     const counts = await Promise.all(
-      config.partitions.map(async (p) => {
-        const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
+      pipelineConsumers(config.partitions).map(async (c) => {
+        const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(c.partition, c.overflow));
         const n = info.num_pending + info.num_ack_pending;
-        metrics.consumerPending.set({ partition: String(p) }, n);
+        metrics.consumerPending.set({ partition: partitionToken(c.partition, c.overflow) }, n);
         return n;
       }),
     );

@@ -44,4 +44,17 @@ describe('createBatchSizeBound', () => {
     for (let i = 0; i < 20; i++) bound.observe(bound.current(), bound.current() * 0.1);
     expect(bound.current()).toBe(5000);
   });
+
+  it('gives the size for another target at the same cost, even with its own target disabled', () => {
+    const bound = createBatchSizeBound({ min: 200, max: 5000, targetMs: 3000 });
+    expect(bound.within(500)).toBe(5000);
+    bound.observe(5000, 2500); // 0.5 ms per message
+    expect(bound.current()).toBe(5000);
+    expect(bound.within(500)).toBe(1000);
+    expect(bound.within(50)).toBe(200);
+    const off = createBatchSizeBound({ min: 200, max: 5000, targetMs: 0 });
+    off.observe(5000, 2500);
+    expect(off.current()).toBe(5000);
+    expect(off.within(500)).toBe(1000);
+  });
 });

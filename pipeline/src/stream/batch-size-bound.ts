@@ -11,6 +11,8 @@ export interface BatchSizeBound {
   /** A batch of `size` messages committed in `ms`. */
   observe(size: number, ms: number): void;
   current(): number;
+  /** The size for another target, at the same cost per message (`max` before any batch, or with 0). */
+  within(targetMs: number): number;
 }
 
 export interface BatchSizeBoundOptions {
@@ -26,17 +28,19 @@ const HALF_LIFE_MESSAGES = 5000;
 export function createBatchSizeBound(opts: BatchSizeBoundOptions): BatchSizeBound {
   const min = Math.max(1, Math.min(opts.min, opts.max));
   let msPerMessage: number | null = null;
+  const within = (targetMs: number): number => {
+    if (targetMs <= 0 || msPerMessage === null || msPerMessage <= 0) return opts.max;
+    return Math.max(min, Math.min(opts.max, Math.floor(targetMs / msPerMessage)));
+  };
   return {
     observe(size, ms) {
-      if (opts.targetMs <= 0 || size <= 0 || !(ms >= 0)) return;
+      if (size <= 0 || !(ms >= 0)) return;
       const sample = ms / size;
       // A batch of `size` messages counts as `size` samples: the past keeps 2^(-size/halfLife) of its weight.
       const keep = msPerMessage === null ? 0 : 2 ** (-size / HALF_LIFE_MESSAGES);
       msPerMessage = keep * (msPerMessage ?? 0) + (1 - keep) * sample;
     },
-    current() {
-      if (opts.targetMs <= 0 || msPerMessage === null || msPerMessage <= 0) return opts.max;
-      return Math.max(min, Math.min(opts.max, Math.floor(opts.targetMs / msPerMessage)));
-    },
+    current: () => within(opts.targetMs),
+    within,
   };
 }

@@ -271,4 +271,37 @@ describe('batchWhileBusy in virtual time (marbles: one frame is 1 ms)', () => {
     });
     expect(started).toEqual([[0, ['a']]]);
   });
+
+  describe('with shares: lower-case items live, upper-case ones deferred (the overflow partitions)', () => {
+    const shares = (sizeWhileShared: number, recentMs: number) => ({
+      deferred: (item: string) => item !== item.toLowerCase(),
+      sizeWhileShared: () => sizeWhileShared,
+      recentMs,
+    });
+    const run = (marbles: string, frames: number[], recentMs: number) =>
+      scheduler.run(({ hot, cold }) => {
+        hot(marbles)
+          .pipe(batchWhileBusy(8, 1, applyTaking(cold, frames), 1, scheduler, undefined, shares(4, recentMs)))
+          .subscribe();
+      });
+    const batches = () => started.map(([t, batch]) => `${t}:${batch.join('')}`);
+
+    it('batches the backlog apart, in short batches while live items come, and does not wait for live batches', () => {
+      // 'a' is applied from 1 to 31; the backlog goes meanwhile, four at a time; the live items that came after
+      // it wait for the live batch only.
+      run('a 1ms (ABCDEFGHIJ) (bcdef) 100ms |', [30, 1], 1000);
+      expect(batches()).toEqual(['1:a', '2:ABCD', '3:EFGH', '4:IJ', '31:bcdef']);
+    });
+
+    it('does not make live items wait for a batch of the backlog', () => {
+      run('(ABCDEFGH) 1ms a 100ms |', [30, 1], 1000);
+      // The backlog came alone: a full batch at once. 'a' goes one maxWait after it came, not after that batch.
+      expect(batches()).toEqual(['0:ABCDEFGH', '12:a']);
+    });
+
+    it('goes back to full batches of the backlog once the live items stopped for recentMs', () => {
+      run('a 1ms (ABCDEFGHIJKLMNOP) 100ms |', [1, 40, 1], 20);
+      expect(batches()).toEqual(['1:a', '2:ABCD', '42:EFGHIJKL', '43:MNOP']);
+    });
+  });
 });

@@ -11,6 +11,12 @@
  * partitions, so concurrent transactions do not touch the same clients and do not wait for each other's
  * row locks (docs/decisions.md, Storage).
  *
+ * With `shares`, each lane is split in two: the items `shares.deferred` picks (the stream's overflow partitions,
+ * docs/decisions.md, Ingestion) are batched apart from the others, each kind with its own batch in flight, so that
+ * a backlog of deferred items never makes the others wait for its batches. While items that are not deferred keep
+ * coming to a lane (one came within `recentMs`), the lane's batches of deferred items are bounded by
+ * `sizeWhileShared()`, so that they leave the machine to the others often.
+ *
  * `apply` returns its result as an ObservableInput (a Promise, or an Observable emitting it and
  * completing); a batch holds its slot until that completes. Time comes from `scheduler`, so tests can run
  * the operator in virtual time.
@@ -25,6 +31,15 @@ import {
   Subscription,
 } from 'rxjs';
 
+export interface LaneShares<T> {
+  /** True for an item batched apart, after the others. */
+  deferred(item: T): boolean;
+  /** The size limit of a batch of deferred items while items that are not deferred keep coming to its lane. */
+  sizeWhileShared(): number;
+  /** How long after the last item that is not deferred its lane still counts as shared. */
+  recentMs: number;
+}
+
 export function batchWhileBusy<T, R>(
   maxSizeOrBound: number | (() => number),
   maxWaitMs: number,
@@ -32,14 +47,23 @@ export function batchWhileBusy<T, R>(
   maxInFlight = 1,
   scheduler: SchedulerLike = asyncScheduler,
   laneOf?: (item: T) => number,
+  shares?: LaneShares<T>,
 ): OperatorFunction<T, R> {
   // A function is asked at each decision: the pipeline bounds its batches by the time they take.
   const sizeLimit = typeof maxSizeOrBound === 'number' ? () => maxSizeOrBound : maxSizeOrBound;
-  const laneCount = laneOf ? Math.max(1, maxInFlight) : 1;
+  const baseLanes = laneOf ? Math.max(1, maxInFlight) : 1;
+  // With shares, lane 2i takes lane i's items that are not deferred and lane 2i + 1 its deferred ones.
+  const kinds = shares ? 2 : 1;
+  const laneCount = baseLanes * kinds;
   const perLane = laneOf ? 1 : maxInFlight;
   return (source) =>
     new Observable<R>((subscriber) => {
-      const lanes = Array.from({ length: laneCount }, () => ({ buffer: [] as T[], inFlight: 0 }));
+      const lanes = Array.from({ length: laneCount }, () => ({ buffer: [] as T[], inFlight: 0, lastAt: -Infinity }));
+      const limitOf = (index: number): number => {
+        const limit = sizeLimit();
+        if (!shares || index % 2 === 0 || scheduler.now() - lanes[index - 1]!.lastAt >= shares.recentMs) return limit;
+        return Math.max(1, Math.min(limit, shares.sizeWhileShared()));
+      };
       let done = false;
       let timer: Subscription | null = null;
       const batches = new Subscription();
@@ -60,7 +84,7 @@ export function batchWhileBusy<T, R>(
 
       const pump = (index: number, force: boolean): void => {
         const lane = lanes[index]!;
-        const maxSize = sizeLimit();
+        const maxSize = limitOf(index);
         if (lane.inFlight >= perLane) return;
         if (lane.buffer.length === 0) return completeIfDrained();
         if (!force && !done && lane.buffer.length < maxSize) {
@@ -90,10 +114,12 @@ export function batchWhileBusy<T, R>(
 
       const sub = source.subscribe({
         next: (item) => {
-          const index = laneOf ? Math.abs(laneOf(item)) % laneCount : 0;
+          const base = laneOf ? Math.abs(laneOf(item)) % baseLanes : 0;
+          const index = shares ? base * 2 + (shares.deferred(item) ? 1 : 0) : base;
           const lane = lanes[index]!;
           lane.buffer.push(item);
-          pump(index, lane.buffer.length >= sizeLimit());
+          lane.lastAt = scheduler.now();
+          pump(index, lane.buffer.length >= limitOf(index));
         },
         error: (err: unknown) => subscriber.error(err),
         complete: () => {

@@ -52,6 +52,12 @@ export interface PipelineOptions {
    * (`batch-size-bound.ts`), never below `min(200, batchMax)`; 0 or absent: `batchMax` only.
    */
   batchTargetMs?: number;
+  /**
+   * The overflow partitions' messages are batched apart from the live ones, a batch of each kind in flight per lane,
+   * and while live messages keep coming their batches are kept to what commits within this many ms
+   * (docs/decisions.md, Ingestion); 0 or absent: the overflow partitions are batched with the live ones.
+   */
+  sharedBatchTargetMs?: number;
   retries: number;
   retryBaseMs: number;
   /** Delay of the redelivery asked for when retries run out. */
@@ -68,7 +74,28 @@ export interface PipelineOptions {
  * Concurrent batches take disjoint stream partitions: all events of a client are in one partition, so two
  * transactions in flight do not wait for each other's locks on the same clients and persons.
  */
-const laneOf = (item: BatchItem): number => parseEventSubject(item.msg.subject)?.partition ?? 0;
+const laneOf = (item: Pending): number => parseEventSubject(item.msg.subject)?.partition ?? 0;
+
+/** A live message came within this long: the lane's batches are kept short while it holds overflow messages. */
+const LIVE_RECENT_MS = 5000;
+
+const isOverflow = (msg: InboundMessage): boolean => parseEventSubject(msg.subject)?.overflow === true;
+
+/**
+ * A message waiting for its batch. Live messages are decoded as they arrive, while the batch before theirs is in
+ * the database; the overflow partitions' messages only when their batch starts, so that a backlog arriving faster
+ * than it is applied does not take the daemon's CPU from the live messages' batches.
+ */
+interface Pending {
+  msg: InboundMessage;
+  overflow: boolean;
+  decoded?: BatchItem['decoded'];
+}
+
+const decode = (msg: InboundMessage): BatchItem['decoded'] =>
+  decodeMessage(msg.subject, msg.data, msg.receivedAt, msg.validated === true);
+
+const toBatchItem = (p: Pending): BatchItem => ({ msg: p.msg, decoded: p.decoded ?? decode(p.msg) });
 
 export type PipelineReport =
   | { type: 'committed'; outcome: BatchOutcome; seconds: number }
@@ -114,8 +141,9 @@ export function buildPipeline(
     targetMs: opts.batchTargetMs ?? 0,
   });
 
-  const processBatch = async (items: BatchItem[]): Promise<PipelineReport[]> => {
+  const processBatch = async (pending: Pending[]): Promise<PipelineReport[]> => {
     const started = now();
+    const items = pending.map(toBatchItem);
     try {
       const outcome = await lastValueFrom(applyWithRetry(items));
       ackWhenDurable(items, outcome);
@@ -170,12 +198,27 @@ export function buildPipeline(
     };
   };
 
+  const shared = (opts.sharedBatchTargetMs ?? 0) > 0;
   return source$.pipe(
-    map((msg): BatchItem => ({
-      msg,
-      decoded: decodeMessage(msg.subject, msg.data, msg.receivedAt, msg.validated === true),
-    })),
-    batchWhileBusy(() => sizeBound.current(), opts.flushMs, processBatch, opts.concurrency ?? 1, undefined, laneOf),
+    map((msg): Pending => {
+      const overflow = shared && isOverflow(msg);
+      return overflow ? { msg, overflow } : { msg, overflow, decoded: decode(msg) };
+    }),
+    batchWhileBusy(
+      () => sizeBound.current(),
+      opts.flushMs,
+      processBatch,
+      opts.concurrency ?? 1,
+      undefined,
+      laneOf,
+      shared
+        ? {
+            deferred: (p) => p.overflow,
+            sizeWhileShared: () => sizeBound.within(opts.sharedBatchTargetMs ?? 0),
+            recentMs: LIVE_RECENT_MS,
+          }
+        : undefined,
+    ),
     concatMap((reports) => from(reports)),
   );
 }

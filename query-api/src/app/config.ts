@@ -37,6 +37,14 @@ const schema = z
     MCP_ALLOWED_ORIGINS: z.string().default(''),
     API_COLLECT_KEY_RATE: int(1000, 1),
     API_COLLECT_IP_RATE: int(100, 1),
+    /**
+     * A store's events per second to the live partitions, and the burst above it, before its requests go to the
+     * overflow partitions (docs/decisions.md, Ingestion); 0 keeps every store live.
+     */
+    API_LIVE_EVENTS_PER_STORE: int(1000, 0),
+    API_LIVE_BURST_PER_STORE: int(10_000, 1),
+    /** Events per second a store is accepted at while other stores send; 0: not held. */
+    API_PACED_EVENTS_PER_STORE: int(2000, 0),
     /** Store webhooks (/hooks/...): requests per second per connection, and per client IP before the lookup. */
     API_HOOK_CONNECTION_RATE: int(200, 1),
     API_HOOK_IP_RATE: int(1000, 1),
@@ -75,6 +83,10 @@ const schema = z
     /** Requests per second on /collect per ingest key, and per client IP (see docs/decisions.md, Ingestion). */
     collectKeyRate: env.API_COLLECT_KEY_RATE,
     collectIpRate: env.API_COLLECT_IP_RATE,
+    /** A store's live rate and burst (docs/decisions.md, Ingestion, "A store over its live rate overflows"). */
+    liveEventsPerStore: env.API_LIVE_EVENTS_PER_STORE,
+    liveBurstPerStore: env.API_LIVE_BURST_PER_STORE,
+    pacedEventsPerStore: env.API_PACED_EVENTS_PER_STORE,
     /** Store webhooks (docs/product.md, Store connections). */
     hookConnectionRate: env.API_HOOK_CONNECTION_RATE,
     hookIpRate: env.API_HOOK_IP_RATE,

@@ -4,9 +4,12 @@ import { serviceMetrics } from '../../../runtime/metrics';
 
 export function createApiMetrics() {
   const { registry, dbQuery } = serviceMetrics('api');
+  /** Counted at each scrape; the services set the count once they exist. */
+  const overflowing = { count: (): number => 0 };
   return {
     registry,
     dbQuery,
+    overflowing,
     httpDuration: new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request latency by route and status',
@@ -19,6 +22,26 @@ export function createApiMetrics() {
       help: 'Events and store pushes received by the ingestion routes, by result (accepted, duplicate, rejected)',
       labelNames: ['kind', 'result'] as const,
       registers: [registry],
+    }),
+    eventsOverflowed: new Counter({
+      name: 'api_events_overflowed_total',
+      help: 'Accepted events and pushes published to the overflow partitions: their store was over its live rate',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
+    requestsPaced: new Counter({
+      name: 'api_paced_requests_total',
+      help: 'Requests of a store held to its paced rate while other stores send (held), or refused with 429 (refused)',
+      labelNames: ['result'] as const,
+      registers: [registry],
+    }),
+    storesOverflowing: new Gauge({
+      name: 'api_stores_overflowing',
+      help: 'Stores whose events this API instance now publishes to the overflow partitions',
+      registers: [registry],
+      collect() {
+        this.set(overflowing.count());
+      },
     }),
     dataQualityWarnings: new Counter({
       name: 'api_data_quality_warnings_total',

@@ -5,6 +5,7 @@
 import { AdAnalysisService } from '../services/ad-analysis.service';
 import { CustomersService } from '../services/customers.service';
 import { DashboardReadsService } from '../services/dashboard-reads.service';
+import { createStoreLiveRate } from '../services/store-live-rate';
 import { IngestService } from '../services/ingest.service';
 import { LinkService } from '../services/link.service';
 import { OrderService } from '../services/order.service';
@@ -53,6 +54,13 @@ export function createServices(ctx: AppContext): ApiServices {
     shortLinkHost: config.shortLinkHost,
     eventPartitions: config.eventPartitions,
   });
+  const liveRate = createStoreLiveRate({
+    eventsPerSecond: config.liveEventsPerStore,
+    burst: config.liveBurstPerStore,
+    pacedEventsPerSecond: config.pacedEventsPerStore,
+    now,
+  });
+  metrics.overflowing.count = () => liveRate.overflowing();
   const ingest = new IngestService({
     publisher,
     logger,
@@ -60,6 +68,7 @@ export function createServices(ctx: AppContext): ApiServices {
     now,
     maxBatch: config.maxBatch,
     eventPartitions: config.eventPartitions,
+    liveRate,
   });
   const privacy = new PrivacyService({
     db,

@@ -16,6 +16,7 @@ import {
   type ValidationResult,
 } from '../../../contracts/src/validation';
 import type { StoreRecord } from '../../../storage/store-registry';
+import type { StoreLiveRate } from './store-live-rate';
 import type { Logger } from '../../../runtime/logger';
 import type { EventPublisher } from '../adapters/event-publisher';
 import type { ApiMetrics } from '../app/metrics';
@@ -32,9 +33,11 @@ const PUSH_ROOTS: Record<PushKind, string> = {
   'ad-spend': 'row',
 };
 
+/** A valid item: its partition is chosen, its lane (live or overflow) only when its request is published. */
 interface Publishable {
   index: number;
-  subject: string;
+  partition: number;
+  name: string;
   payload: string;
   msgId: string;
 }
@@ -80,11 +83,13 @@ function summarize(rejected: RejectedItem[], batch: boolean): string {
 export interface IngestServiceDeps {
   publisher: EventPublisher;
   logger: Logger;
-  metrics: Pick<ApiMetrics, 'eventsReceived' | 'dataQualityWarnings'>;
+  metrics: Pick<ApiMetrics, 'eventsReceived' | 'dataQualityWarnings' | 'eventsOverflowed' | 'requestsPaced'>;
   now: () => number;
   /** Items per request. */
   maxBatch: number;
   eventPartitions: number;
+  /** Which stores are over their live rate; without it every request goes to the live partitions. */
+  liveRate?: StoreLiveRate;
 }
 
 export class IngestService {
@@ -109,7 +114,8 @@ export class IngestService {
         if (r.warned) warnings++;
       }
     });
-    return this.publishAll('event', valid, rejected, warnings, receivedAt, Array.isArray(body));
+    // A shopper's browser is not held or refused for pacing: its events go to the overflow partitions at most.
+    return this.publishAll(store, 'event', valid, rejected, warnings, receivedAt, Array.isArray(body), !collect);
   }
 
   /**
@@ -146,7 +152,7 @@ export class IngestService {
       if (warned) warnings++;
     });
     if (valid.length === 0 && rejected.length === 0) return { accepted: 0, duplicates: 0, rejected, warnings };
-    return this.publishAll('event', valid, rejected, warnings, receivedAt, true);
+    return this.publishAll(store, 'event', valid, rejected, warnings, receivedAt, true);
   }
 
   /** One event validated and ready to publish, or its errors. */
@@ -172,11 +178,8 @@ export class IngestService {
     return {
       publishable: {
         index,
-        subject: eventSubject(
-          partitionOf(store.store_id, e.clientId, this.deps.eventPartitions),
-          store.store_id,
-          e.name,
-        ),
+        partition: partitionOf(store.store_id, e.clientId, this.deps.eventPartitions),
+        name: e.name,
         payload,
         msgId: eventMsgId(store.store_id, e.id),
       },
@@ -210,16 +213,17 @@ export class IngestService {
       const digest = createHash('sha256').update(payload).digest('base64url').slice(0, 22);
       valid.push({
         index,
-        subject: eventSubject(
-          partitionOf(store.store_id, r.value.partitionKey ?? `${kind}:${r.value.key}`, this.deps.eventPartitions),
+        partition: partitionOf(
           store.store_id,
-          PUSH_SUBJECT_NAMES[kind],
+          r.value.partitionKey ?? `${kind}:${r.value.key}`,
+          this.deps.eventPartitions,
         ),
+        name: PUSH_SUBJECT_NAMES[kind],
         payload,
         msgId: `${store.store_id}:${kind}:${headerSafe(r.value.key)}:${digest}`,
       });
     });
-    return this.publishAll(kind, valid, rejected, 0, receivedAt, Array.isArray(body));
+    return this.publishAll(store, kind, valid, rejected, 0, receivedAt, Array.isArray(body));
   }
 
   private validatePush(
@@ -260,18 +264,39 @@ export class IngestService {
   }
 
   private async publishAll(
+    store: StoreRecord,
     kind: string,
     valid: Publishable[],
     rejected: RejectedItem[],
     warnings: number,
     receivedAt: number,
     batch: boolean,
+    paced = true,
   ): Promise<IngestResult> {
     this.deps.metrics.eventsReceived.inc({ kind, result: 'rejected' }, rejected.length);
     if (valid.length === 0) throw new ApiError(400, summarize(rejected, batch));
+    // The whole request goes to one lane: the live partitions, or their overflow twins while the store is over its
+    // live rate (docs/decisions.md, Ingestion).
+    const route = this.deps.liveRate?.route(store.store_id, valid.length, paced) ?? { lane: 'live', delayMs: 0 };
+    if (route.lane === 'refused') {
+      this.deps.metrics.requestsPaced.inc({ result: 'refused' });
+      throw new ApiError(429, `store: over its rate while other stores are sending; retry (event ids make it safe)`, {
+        'Retry-After': String(Math.ceil(route.retryAfterMs / 1000)),
+      });
+    }
+    if (route.delayMs > 0) {
+      this.deps.metrics.requestsPaced.inc({ result: 'held' });
+      await new Promise((resolve) => setTimeout(resolve, route.delayMs));
+    }
+    const overflow = route.lane === 'overflow';
+    const messages = valid.map((v) => ({
+      subject: eventSubject(v.partition, store.store_id, v.name, overflow),
+      payload: v.payload,
+      msgId: v.msgId,
+    }));
     let duplicates = 0;
     try {
-      const acks = await this.deps.publisher.publishAll(valid, receivedAt);
+      const acks = await this.deps.publisher.publishAll(messages, receivedAt);
       duplicates = acks.filter((a) => a.duplicate).length;
     } catch (err) {
       this.deps.logger.error({ err }, 'publish to JetStream failed');
@@ -281,6 +306,7 @@ export class IngestService {
     }
     this.deps.metrics.eventsReceived.inc({ kind, result: 'accepted' }, valid.length - duplicates);
     this.deps.metrics.eventsReceived.inc({ kind, result: 'duplicate' }, duplicates);
+    if (overflow) this.deps.metrics.eventsOverflowed.inc({ kind }, valid.length);
     return { accepted: valid.length, duplicates, rejected, warnings };
   }
 }
