@@ -1,6 +1,6 @@
 import { Subject, from, lastValueFrom, toArray } from 'rxjs';
 import { type RunHelpers, TestScheduler } from 'rxjs/testing';
-import { batchWhileBusy } from './batch-while-busy';
+import { batchWhileBusy, SHARED_TURN } from './batch-while-busy';
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -286,11 +286,21 @@ describe('batchWhileBusy in virtual time (marbles: one frame is 1 ms)', () => {
       });
     const batches = () => started.map(([t, batch]) => `${t}:${batch.join('')}`);
 
-    it('batches the backlog apart, in short batches while live items come, and does not wait for live batches', () => {
-      // 'a' is applied from 1 to 31; the backlog goes meanwhile, four at a time; the live items that came after
-      // it wait for the live batch only.
+    it('batches the backlog apart, in short batches while live items come, between the live batches', () => {
+      // 'a' is applied from 1 to 31; the backlog waits for it, then goes four at a time after 'bcdef'.
       run('a 1ms (ABCDEFGHIJ) (bcdef) 100ms |', [30, 1], 1000);
-      expect(batches()).toEqual(['1:a', '2:ABCD', '3:EFGH', '4:IJ', '31:bcdef']);
+      expect(batches()).toEqual(['1:a', '31:bcdef', '32:ABCD', '33:EFGH', '34:IJ']);
+    });
+
+    it('starts a waiting backlog beside the live batches once it let SHARED_TURN of them pass', () => {
+      // Live items keep coming, one while each live batch of 10 ms is applied.
+      const live = 'bcdefghijklmnopqrstuvwxyz'.slice(0, SHARED_TURN + 4).split('');
+      run(`a 1ms (ABCD) ${live.join(' 9ms ')} 50ms |`, [10], 1000);
+      const passed = live.slice(0, SHARED_TURN);
+      expect(started.map(([, batch]) => batch.join(''))).toEqual(['a', ...passed, 'ABCD', ...live.slice(SHARED_TURN)]);
+      const at = Object.fromEntries(started.map(([t, batch]) => [batch.join(''), t]));
+      // The backlog started beside the last live batch it let pass, while that one was in flight.
+      expect(at.ABCD).toBe(at[passed.at(-1)!]);
     });
 
     it('does not make live items wait for a batch of the backlog', () => {

@@ -15,7 +15,9 @@
  * docs/decisions.md, Ingestion) are batched apart from the others, each kind with its own batch in flight, so that
  * a backlog of deferred items never makes the others wait for its batches. While items that are not deferred keep
  * coming to a lane (one came within `recentMs`), the lane's batches of deferred items are bounded by
- * `sizeWhileShared()`, so that they leave the machine to the others often.
+ * `sizeWhileShared()` and start only while no batch of the others is in flight in the lane, so that the others'
+ * batches have the machine to themselves; a backlog passed over by `SHARED_TURN` batches of the others in a row
+ * starts beside the next one, so that it is never starved.
  *
  * `apply` returns its result as an ObservableInput (a Promise, or an Observable emitting it and
  * completing); a batch holds its slot until that completes. Time comes from `scheduler`, so tests can run
@@ -40,6 +42,9 @@ export interface LaneShares<T> {
   recentMs: number;
 }
 
+/** Batches of the others a waiting backlog lets pass before it starts beside them. */
+export const SHARED_TURN = 16;
+
 export function batchWhileBusy<T, R>(
   maxSizeOrBound: number | (() => number),
   maxWaitMs: number,
@@ -58,11 +63,19 @@ export function batchWhileBusy<T, R>(
   const perLane = laneOf ? 1 : maxInFlight;
   return (source) =>
     new Observable<R>((subscriber) => {
-      const lanes = Array.from({ length: laneCount }, () => ({ buffer: [] as T[], inFlight: 0, lastAt: -Infinity }));
+      const lanes = Array.from({ length: laneCount }, () => ({
+        buffer: [] as T[],
+        inFlight: 0,
+        lastAt: -Infinity,
+        /** Of a lane of deferred items: batches of its sibling it let pass while it waited. */
+        passed: 0,
+      }));
+      /** A lane of deferred items whose sibling had an item within `recentMs`. */
+      const shared = (index: number): boolean =>
+        !!shares && index % 2 === 1 && scheduler.now() - lanes[index - 1]!.lastAt < shares.recentMs;
       const limitOf = (index: number): number => {
         const limit = sizeLimit();
-        if (!shares || index % 2 === 0 || scheduler.now() - lanes[index - 1]!.lastAt >= shares.recentMs) return limit;
-        return Math.max(1, Math.min(limit, shares.sizeWhileShared()));
+        return shared(index) ? Math.max(1, Math.min(limit, shares!.sizeWhileShared())) : limit;
       };
       let done = false;
       let timer: Subscription | null = null;
@@ -86,6 +99,7 @@ export function batchWhileBusy<T, R>(
         const lane = lanes[index]!;
         const maxSize = limitOf(index);
         if (lane.inFlight >= perLane) return;
+        if (shared(index) && lanes[index - 1]!.inFlight > 0 && lane.passed < SHARED_TURN) return;
         if (lane.buffer.length === 0) return completeIfDrained();
         if (!force && !done && lane.buffer.length < maxSize) {
           timer ??= scheduler.schedule(() => {
@@ -95,6 +109,7 @@ export function batchWhileBusy<T, R>(
           return;
         }
         lane.inFlight++;
+        lane.passed = 0;
         const batch = lane.buffer.splice(0, maxSize);
         if (lanes.every((l) => l.buffer.length === 0)) clearTimer();
         batches.add(
@@ -105,6 +120,12 @@ export function batchWhileBusy<T, R>(
               lane.inFlight--;
               // What arrived meanwhile already waited at least one batch: send it now.
               pump(index, lane.buffer.length > 0);
+              if (shares && index % 2 === 0) {
+                // The lane's backlog had its turn now, unless another batch of the others just started.
+                const backlog = lanes[index + 1]!;
+                if (backlog.buffer.length > 0 && backlog.inFlight === 0 && lane.inFlight > 0) backlog.passed++;
+                pump(index + 1, backlog.buffer.length > 0);
+              }
             },
           }),
         );
