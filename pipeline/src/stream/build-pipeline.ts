@@ -74,12 +74,10 @@ export interface PipelineOptions {
  * Concurrent batches take disjoint stream partitions: all events of a client are in one partition, so two
  * transactions in flight do not wait for each other's locks on the same clients and persons.
  */
-const laneOf = (item: Pending): number => parseEventSubject(item.msg.subject)?.partition ?? 0;
+const laneOf = (item: Pending): number => item.partition;
 
 /** A live message came within this long: the lane's batches are kept short while it holds overflow messages. */
 const LIVE_RECENT_MS = 5000;
-
-const isOverflow = (msg: InboundMessage): boolean => parseEventSubject(msg.subject)?.overflow === true;
 
 /**
  * A message waiting for its batch. Live messages are decoded as they arrive, while the batch before theirs is in
@@ -88,6 +86,8 @@ const isOverflow = (msg: InboundMessage): boolean => parseEventSubject(msg.subje
  */
 interface Pending {
   msg: InboundMessage;
+  /** The subject's partition and lane, read once per message. */
+  partition: number;
   overflow: boolean;
   decoded?: BatchItem['decoded'];
 }
@@ -201,8 +201,10 @@ export function buildPipeline(
   const shared = (opts.sharedBatchTargetMs ?? 0) > 0;
   return source$.pipe(
     map((msg): Pending => {
-      const overflow = shared && isOverflow(msg);
-      return overflow ? { msg, overflow } : { msg, overflow, decoded: decode(msg) };
+      const subject = parseEventSubject(msg.subject);
+      const partition = subject?.partition ?? 0;
+      const overflow = shared && subject?.overflow === true;
+      return overflow ? { msg, partition, overflow } : { msg, partition, overflow, decoded: decode(msg) };
     }),
     batchWhileBusy(
       () => sizeBound.current(),
