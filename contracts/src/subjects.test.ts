@@ -42,10 +42,10 @@ describe('subjects', () => {
     });
     expect(consumerName(3, true)).toBe('pipeline-o03');
     expect(pipelineConsumers([2, 5])).toEqual([
-      { partition: 2, overflow: false },
-      { partition: 2, overflow: true },
-      { partition: 5, overflow: false },
-      { partition: 5, overflow: true },
+      { partition: 2, overflow: false, name: 'pipeline-p02' },
+      { partition: 2, overflow: true, name: 'pipeline-o02' },
+      { partition: 5, overflow: false, name: 'pipeline-p05' },
+      { partition: 5, overflow: true, name: 'pipeline-o05' },
     ]);
   });
 });

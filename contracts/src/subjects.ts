@@ -109,10 +109,11 @@ export function consumerName(partition: number, overflow = false): string {
   return `pipeline-${overflow ? 'o' : 'p'}${String(partition).padStart(2, '0')}`;
 }
 
-/** The consumers the daemon that owns these partitions reads: each partition's and its overflow twin's. */
-export function pipelineConsumers(partitions: readonly number[]): Array<{ partition: number; overflow: boolean }> {
-  return partitions.flatMap((partition) => [
-    { partition, overflow: false },
-    { partition, overflow: true },
-  ]);
+/** The consumers the daemon that owns these partitions reads, with their names: each partition's and its twin's. */
+export function pipelineConsumers(
+  partitions: readonly number[],
+): Array<{ partition: number; overflow: boolean; name: string }> {
+  return partitions.flatMap((partition) =>
+    [false, true].map((overflow) => ({ partition, overflow, name: consumerName(partition, overflow) })),
+  );
 }

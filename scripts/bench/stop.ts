@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { sampleEvent } from '../../test/support/samples';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { consumerName, EVENTS_STREAM, pipelineConsumers } from '../../contracts/src/subjects';
+import { EVENTS_STREAM, pipelineConsumers } from '../../contracts/src/subjects';
 import { type BenchEnv, committedMessages, PARTITIONS, percentile, startBenchEnv, waitForCommitted } from './bench-env';
 
 export interface StopBenchOptions {
@@ -79,7 +79,7 @@ async function waitForBacklogApplied(env: BenchEnv): Promise<void> {
     for (;;) {
       let left = 0;
       for (const c of pipelineConsumers(Array.from({ length: PARTITIONS }, (_, p) => p))) {
-        const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(c.partition, c.overflow));
+        const info = await jsm.consumers.info(EVENTS_STREAM, c.name);
         left += info.num_pending + info.num_ack_pending;
       }
       if (left === 0) return;

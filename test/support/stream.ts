@@ -6,7 +6,7 @@
  */
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { consumerName, EVENTS_STREAM, pipelineConsumers } from '../../contracts/src/subjects';
+import { EVENTS_STREAM, pipelineConsumers } from '../../contracts/src/subjects';
 import { TEST_PARTITIONS } from './env';
 import { waitFor } from './harness';
 
@@ -20,7 +20,7 @@ export async function eventsNotApplied(nc: NatsConnection, partitions: readonly 
   const jsm = await jetstreamManager(nc);
   let n = 0;
   for (const c of pipelineConsumers(partitions)) {
-    const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(c.partition, c.overflow));
+    const info = await jsm.consumers.info(EVENTS_STREAM, c.name);
     n += info.num_pending + info.num_ack_pending;
   }
   return n;
@@ -31,7 +31,7 @@ export async function pipelineAckWaitsMs(nc: NatsConnection): Promise<number[]> 
   const jsm = await jetstreamManager(nc);
   const waits = new Set<number>();
   for (const c of pipelineConsumers(ALL_PARTITIONS)) {
-    const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(c.partition, c.overflow));
+    const info = await jsm.consumers.info(EVENTS_STREAM, c.name);
     waits.add(Math.round((info.config.ack_wait ?? 0) / 1e6));
   }
   return [...waits];

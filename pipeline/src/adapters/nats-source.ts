@@ -6,7 +6,6 @@
 import { merge, Observable } from 'rxjs';
 import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import {
-  consumerName,
   EVENTS_STREAM,
   pipelineConsumers,
   RECEIVED_AT_HEADER,
@@ -101,7 +100,7 @@ export function consumePartitions(
     });
 
   return {
-    messages$: merge(...pipelineConsumers(partitions).map((c) => one(consumerName(c.partition, c.overflow)))),
+    messages$: merge(...pipelineConsumers(partitions).map((c) => one(c.name))),
     async stop() {
       stopped = true;
       wake();

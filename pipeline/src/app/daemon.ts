@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { Subscription } from 'rxjs';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { consumerName, EVENTS_STREAM, partitionToken, pipelineConsumers } from '../../../contracts/src/subjects';
+import { EVENTS_STREAM, partitionToken, pipelineConsumers } from '../../../contracts/src/subjects';
 import type { Db } from '../../../storage/db';
 import { connectDependencies, dependencyChecks, retryStartup } from '../../../runtime/lifecycle';
 import type { Logger } from '../../../runtime/logger';
@@ -56,8 +56,7 @@ export async function startPipeline(
   const js = jetstream(nc);
   // A consumer that is missing is a setup problem (npm run nats:setup); on a cluster still electing its
   // leaders it is only late. Either way the wait says which one is awaited.
-  for (const c of pipelineConsumers(config.partitions)) {
-    const name = consumerName(c.partition, c.overflow);
+  for (const { name } of pipelineConsumers(config.partitions)) {
     await retryStartup(
       `consumer ${name} of stream ${EVENTS_STREAM} (created by npm run nats:setup)`,
       () => jsm.consumers.info(EVENTS_STREAM, name),
@@ -161,7 +160,7 @@ export async function startPipeline(
   const refreshPending = async (): Promise<number> => {
     const counts = await Promise.all(
       pipelineConsumers(config.partitions).map(async (c) => {
-        const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(c.partition, c.overflow));
+        const info = await jsm.consumers.info(EVENTS_STREAM, c.name);
         const n = info.num_pending + info.num_ack_pending;
         metrics.consumerPending.set({ partition: partitionToken(c.partition, c.overflow) }, n);
         return n;
