@@ -18,7 +18,7 @@ import { createViewMaintainer } from '../../pipeline/src/adapters/pg-view-mainta
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import type { BatchItem } from '../../pipeline/src/stream/build-pipeline';
 import { batchItem } from '../support/batch-items';
-import { createTestStore, testDb, waitFor } from '../support/harness';
+import { createTestStore, testDb, waitBlockedBy } from '../support/harness';
 import { addToCart, checkoutCompleted, leadForm, order, pageView } from '../support/journeys';
 import { sampleProduct } from '../support/samples';
 
@@ -51,23 +51,6 @@ async function applyHeld(batchA: BatchItem[], maintain: MaintainViews) {
   return { backend, release, applied };
 }
 
-/** Waits until some connection waits on `backend`'s locks, or `settled()` says the other batch ended first. */
-async function waitBlockedBy(backend: number, settled: () => boolean): Promise<void> {
-  await waitFor(
-    async () =>
-      settled() ||
-      (
-        await db.query<{ n: number }>(
-          'test.blocked',
-          'select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
-          [backend],
-        )
-      )[0]!.n > 0,
-    (blocked) => blocked,
-    30_000,
-  );
-}
-
 /**
  * Applies batch A and holds its transaction open after its views are written, until batch B is seen waiting on
  * it (or has finished without waiting); then lets A commit and waits for both.
@@ -80,7 +63,7 @@ async function applyInterleaved(batchA: BatchItem[], batchB: BatchItem[]): Promi
     .applyBatch(batchB)
     .finally(() => (settledB = true));
   // B either waits for A (the interleaving under test) or, if it never touches what A holds, finishes first.
-  await waitBlockedBy(a.backend, () => settledB);
+  await waitBlockedBy(db, a.backend, () => settledB);
   a.release();
   await a.applied;
   await appliedB;
@@ -99,7 +82,7 @@ it('an event id stored by the other lane while a batch copies it fails that batc
   const appliedB = writerB.applyBatch([eventItem(s, 2, twin)]).finally(() => (settledB = true));
   appliedB.catch(() => undefined); // asserted below
   // B found no stored event, and its COPY now waits on A's uncommitted row of the same key.
-  await waitBlockedBy(a.backend, () => settledB);
+  await waitBlockedBy(db, a.backend, () => settledB);
   expect(settledB).toBe(false);
   a.release();
   await a.applied;

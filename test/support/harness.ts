@@ -100,6 +100,26 @@ export async function waitFor<T>(
 }
 
 /**
+ * Waits until some connection waits on the locks of connection `backend` (a PostgreSQL backend pid), or
+ * `settled()` says that the work which would have waited ended first.
+ */
+export async function waitBlockedBy(db: Db, backend: number, settled: () => boolean = () => false): Promise<void> {
+  await waitFor(
+    async () =>
+      settled() ||
+      (
+        await db.query<{ n: number }>(
+          'test.blocked',
+          'select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
+          [backend],
+        )
+      )[0]!.n > 0,
+    (blocked) => blocked,
+    30_000,
+  );
+}
+
+/**
  * Report routes allow 5 requests per second per key and operation. A pacer runs each call at least 210 ms after
  * the previous one it ran under the same name (a route, or a key and a route).
  */

@@ -53,12 +53,16 @@ export async function loadPersonFacts(q: Query, storeId: string, personIds: read
   return loadFactsOfGroups(q, storeId, personIds, clients);
 }
 
-/** Loads the facts of persons given as explicit client groups (the reconciliation's own identity). */
+/**
+ * Loads the facts of persons given as explicit client groups (the reconciliation's own identity). `lockCosts`
+ * false leaves out the shared locks on the unit costs read, for a caller they guard nothing for (see below).
+ */
 export async function loadFactsOfGroups(
   q: Query,
   storeId: string,
   personIds: readonly string[],
   clients: ReadonlyArray<{ client_id: string; person_id: string }>,
+  { lockCosts = true }: { lockCosts?: boolean } = {},
 ): Promise<LoadedPersons> {
   const realClients = clients.filter((c) => !c.client_id.startsWith(ORDER_CLIENT_PREFIX)).map((c) => c.client_id);
   const orderIds = clients
@@ -98,7 +102,7 @@ export async function loadFactsOfGroups(
   for (const x of [...events, ...orders]) for (const [v] of x.lines) variants.add(v);
   // Shared locks on the costs read: a batch that changes one of them holds it exclusively until it commits and
   // then finds the conversions written meanwhile (docs/decisions.md, Conversions and goals).
-  await lockNames(q, 'views.variant_costs_lock', storeId, 'variant', variants, 'shared');
+  if (lockCosts) await lockNames(q, 'views.variant_costs_lock', storeId, 'variant', variants, 'shared');
   const [linkRows, costRows] = await Promise.all([
     codes.size
       ? q<{ code: string; campaign: string; source: string; medium: string }>(
