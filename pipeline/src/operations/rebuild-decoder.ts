@@ -93,6 +93,9 @@ export function decodeBatch(facts: StreamFacts, storeId: string, batch: EncodedB
 /** Built (`npm run build`) this file is JavaScript and so is the worker's; from source both are TypeScript. */
 const BUILT = __filename.endsWith('.js');
 
+/** Three semi-spaces of 64 MB (V8 sizes the young generation as three times the semi-space). */
+const DECODER_YOUNG_GENERATION_MB = 192;
+
 /** What the main thread sends the worker. */
 export type DecoderRequest = { kind: 'batch'; batch: EncodedBatch } | { kind: 'finish' };
 
@@ -122,6 +125,9 @@ export function startRebuildDecoder(store: StoreSettings, rates: ReadonlyMap<str
   const worker = new Worker(`${hook}require(${JSON.stringify(entry)});`, {
     eval: true,
     workerData: init,
+    // Its own young generation as large as the daemon's (`--max-semi-space-size=64`, docs/operations.md),
+    // however the process was started: nearly all it allocates dies with the batch it decodes.
+    resourceLimits: { maxYoungGenerationSizeMb: DECODER_YOUNG_GENERATION_MB },
   });
   const waiting: Array<{ resolve: (v: unknown) => void; reject: (err: Error) => void }> = [];
   let failure: Error | null = null;
