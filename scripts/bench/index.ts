@@ -16,6 +16,7 @@
  *   npm run bench -- fit        [--events 100000]
  *   npm run bench -- erase      [--events 1000000] [--persons 10] [--rate 500] [--seconds 20]
  *   npm run bench -- import     [--events 38800] [--days 70] [--batch 250] [--concurrency 4]
+ *   npm run bench -- repair     [--events 100000] [--runs 3] [--rebuild]
  */
 import { Command, Option } from 'commander';
 import { positiveFraction, positiveInteger } from '../cli-numbers';
@@ -35,6 +36,7 @@ import { benchSpend, type SpendBenchOptions } from './spend';
 import { benchFit, type FitBenchOptions } from './fit';
 import { benchErase, type EraseBenchOptions } from './erase';
 import { benchImport, type ImportBenchOptions } from './import';
+import { benchRepair, type RepairBenchOptions } from './repair';
 
 const program = new Command('bench').description(
   'Performance benchmarks; each starts its own services unless NATS_URL and DATABASE_URL are set',
@@ -213,6 +215,16 @@ program
   .option('--batch <n>', 'events per request', positiveInteger('batch'), 250)
   .option('--concurrency <n>', 'requests in flight', positiveInteger('concurrency'), 4)
   .action((o: ImportBenchOptions) => benchImport(o));
+
+program
+  .command('repair')
+  .description(
+    "A store's views recomputed from its facts again and again (or, with --rebuild, rebuilt): seconds and CPU",
+  )
+  .option('--events <n>', 'demo events of the store', positiveInteger('events'), 100_000)
+  .option('--runs <n>', 'repairs (or rebuilds) one after the other', positiveInteger('runs'), 3)
+  .option('--rebuild', 'replay --rebuild the store instead of repairing it')
+  .action((o: RepairBenchOptions) => benchRepair(o));
 
 program.parseAsync().catch((err: unknown) => {
   console.error('bench failed:', err instanceof Error ? err.stack : err);
