@@ -42,27 +42,39 @@ export interface LoadedPersons {
 export const EVENT_FACT_COLUMNS = `event_id, client_id, name, occurred_at, page_url, referrer, email, customer_id, order_id,
   checkout_token, is_first_order, value_micros, value_orig, currency_orig, lines, items`;
 
+/** How a load takes the unit costs: with shared locks (a batch), or without (see `loadFactsOfGroups`). */
+export interface CostReads {
+  lockCosts?: boolean;
+}
+
 /** Loads everything the recomputation of the given persons (as the clients table groups them) reads. */
-export async function loadPersonFacts(q: Query, storeId: string, personIds: readonly string[]): Promise<LoadedPersons> {
+export async function loadPersonFacts(
+  q: Query,
+  storeId: string,
+  personIds: readonly string[],
+  costs: CostReads = {},
+): Promise<LoadedPersons> {
   if (personIds.length === 0) return { facts: [], clientIds: [] };
   const clients = await q<{ client_id: string; person_id: string }>(
     'views.clients_of_persons',
     keyProbeSql({ select: 'client_id, person_id', from: 'clients', key: 'person_id' }),
     [storeId, personIds],
   );
-  return loadFactsOfGroups(q, storeId, personIds, clients);
+  return loadFactsOfGroups(q, storeId, personIds, clients, costs);
 }
 
 /**
  * Loads the facts of persons given as explicit client groups (the reconciliation's own identity). `lockCosts`
- * false leaves out the shared locks on the unit costs read, for a caller they guard nothing for (see below).
+ * false leaves out the shared locks on the unit costs read: for a comparison, which reads one snapshot, and for
+ * a transaction that holds the views (`lockViews`: the repair, the re-credit), which no batch writes a conversion
+ * beside and which would only deadlock with a batch holding a cost's lock while it waits for the views.
  */
 export async function loadFactsOfGroups(
   q: Query,
   storeId: string,
   personIds: readonly string[],
   clients: ReadonlyArray<{ client_id: string; person_id: string }>,
-  { lockCosts = true }: { lockCosts?: boolean } = {},
+  { lockCosts = true }: CostReads = {},
 ): Promise<LoadedPersons> {
   const realClients = clients.filter((c) => !c.client_id.startsWith(ORDER_CLIENT_PREFIX)).map((c) => c.client_id);
   const orderIds = clients

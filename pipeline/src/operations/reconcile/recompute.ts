@@ -36,9 +36,7 @@ export async function recomputeChunk(
   sliceMs = 0,
 ): Promise<RecomputedChunk> {
   const members = ids.flatMap((p) => groups.get(p)!.map((client_id) => ({ client_id, person_id: p })));
-  // No locks on the unit costs read: a comparison reads one snapshot, which a lock does not change, and a repair
-  // holds every view table, so no batch writes a conversion before it commits (a batch holding a cost's lock
-  // while it waits for the views would only deadlock with it).
+  // A comparison or a repair: no locks on the unit costs read (`loadFactsOfGroups`).
   const loaded = await loadFactsOfGroups(q, storeId, ids, members, { lockCosts: false });
   const turn = eventLoopTurns(sliceMs);
   const views: PersonView[] = [];

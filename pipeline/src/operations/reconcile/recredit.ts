@@ -63,7 +63,8 @@ export async function recreditStore(db: Db, storeId: string, opts: RecreditOptio
     for (let i = 0; i < personIds.length; i += chunk) {
       const ids = personIds.slice(i, i + chunk);
       const [loaded, stored] = await Promise.all([
-        loadPersonFacts(q, storeId, ids),
+        // The views are held: no locks on the unit costs read (`loadFactsOfGroups`).
+        loadPersonFacts(q, storeId, ids, { lockCosts: false }),
         loadStoredConversions(q, storeId, ids),
       ]);
       const views: PersonView[] = loaded.facts.map((f) => recomputePerson(f, rules));
