@@ -8,8 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { sampleEvent } from '../../test/support/samples';
 import { connect } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { EVENTS_STREAM, pipelineConsumers } from '../../contracts/src/subjects';
+import { eventsNotApplied } from '../../test/support/stream';
 import { type BenchEnv, committedMessages, PARTITIONS, percentile, startBenchEnv, waitForCommitted } from './bench-env';
 
 export interface StopBenchOptions {
@@ -75,16 +74,8 @@ export async function benchStop(opts: StopBenchOptions): Promise<void> {
 async function waitForBacklogApplied(env: BenchEnv): Promise<void> {
   const nc = await connect({ servers: env.natsUrl });
   try {
-    const jsm = await jetstreamManager(nc);
-    for (;;) {
-      let left = 0;
-      for (const c of pipelineConsumers(Array.from({ length: PARTITIONS }, (_, p) => p))) {
-        const info = await jsm.consumers.info(EVENTS_STREAM, c.name);
-        left += info.num_pending + info.num_ack_pending;
-      }
-      if (left === 0) return;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const partitions = Array.from({ length: PARTITIONS }, (_, p) => p);
+    while ((await eventsNotApplied(nc, partitions)) > 0) await new Promise((r) => setTimeout(r, 250));
   } finally {
     await nc.close();
   }

@@ -7,11 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { consumerName, EVENTS_STREAM } from '../../contracts/src/subjects';
 import { planDemo } from '../../scripts/demo/generate';
 import { pushDemo } from '../../scripts/demo/push';
-import { TEST_PARTITIONS } from '../support/env';
+import { pipelineCaughtUp } from '../support/stream';
 import type { Db } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
@@ -606,22 +604,11 @@ describe('on demo data', () => {
   const start = Date.UTC(2026, 0, 5);
   const range = { start_date: '2026-01-05', end_date: '2026-02-04' };
 
-  /** Nothing left for the pipeline: every message of the stream delivered and acknowledged (i.e. committed). */
-  async function pipelineIdle(): Promise<number> {
-    const jsm = await jetstreamManager(pipeline.nc);
-    let pending = 0;
-    for (let p = 0; p < TEST_PARTITIONS; p++) {
-      const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
-      pending += info.num_pending + info.num_ack_pending;
-    }
-    return pending;
-  }
-
   beforeAll(async () => {
     demo = await createTestStore(db, { timezone: 'UTC', lookbackDays: 30 });
     const stream = planDemo({ events: 4000, seed: 13, start: new Date(start), days: 30 });
     await pushDemo({ apiUrl: api.url, ingestKey: demo.credentials.ingest_key, stream });
-    await waitFor(pipelineIdle, (n) => n === 0, 180_000, 250);
+    await pipelineCaughtUp(pipeline.nc, undefined, 180_000);
   }, 240_000);
 
   it.each([[['channel']], [['source', 'medium', 'campaign']], [['landing_page']], [['channel', 'landing_page']]])(

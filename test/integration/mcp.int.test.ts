@@ -7,7 +7,6 @@
  * defaults; bad arguments give a tool error naming the field; a wrong key is refused. And get/mcp-config.
  */
 import path from 'node:path';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -27,7 +26,6 @@ import type {
   OrderTouchpoints,
   TrackingLinkListData,
 } from '../../contracts/src/reports';
-import { consumerName, EVENTS_STREAM } from '../../contracts/src/subjects';
 import type { Db } from '../../storage/db';
 import { type DateRange, defaultDateRange, previousPeriod } from '../../mcp/src/defaults';
 import { REPORT_TOOLS } from '../../mcp/src/tools';
@@ -36,8 +34,8 @@ import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { planDemo } from '../../scripts/demo/generate';
 import type { DataHealth } from '../../contracts/src/dashboard';
 import { pushDemo } from '../../scripts/demo/push';
-import { TEST_PARTITIONS } from '../support/env';
-import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
+import { pipelineCaughtUp } from '../support/stream';
+import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore } from '../support/harness';
 
 const ROOT = path.join(__dirname, '..', '..');
 const DAY = 86_400_000;
@@ -101,17 +99,6 @@ async function directData<T>(operation: string, body: object): Promise<T> {
   return res.body.data;
 }
 
-/** Nothing left for the pipeline: every message of the stream delivered and acknowledged (i.e. committed). */
-async function pipelineIdle(): Promise<number> {
-  const jsm = await jetstreamManager(pipeline.nc);
-  let pending = 0;
-  for (let p = 0; p < TEST_PARTITIONS; p++) {
-    const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
-    pending += info.num_pending + info.num_ack_pending;
-  }
-  return pending;
-}
-
 beforeAll(async () => {
   db = testDb();
   api = await startTestApi({ MCP_ALLOWED_ORIGINS: `${ALLOWED_ORIGIN}, https://other.example` });
@@ -122,7 +109,7 @@ beforeAll(async () => {
   const today = Math.floor(Date.now() / DAY) * DAY;
   const demo = planDemo({ events: 3000, seed: 16, start: new Date(today - 12 * DAY), days: 12 });
   await pushDemo({ apiUrl: api.url, ingestKey: shop.credentials.ingest_key, stream: demo });
-  await waitFor(pipelineIdle, (n) => n === 0, 120_000, 250);
+  await pipelineCaughtUp(pipeline.nc, undefined, 120_000);
   orderIds = [...new Set(demo.orders.map((o) => String(o.id)))];
   expect(orderIds.length).toBeGreaterThan(10);
   const link = await directData<{ code: string }>('link-builder/create', {

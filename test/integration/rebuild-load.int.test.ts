@@ -21,7 +21,6 @@ import { type ReplayRange, replayStore } from '../../pipeline/src/operations/rep
 import { loadStoreStream } from '../../pipeline/src/operations/rebuild-load';
 import { loadStores } from '../../pipeline/src/adapters/pg-fact-store';
 import {
-  consumerName,
   EVENTS_STREAM,
   eventSubject,
   LINK_CLICK_SUBJECT_NAME,
@@ -38,6 +37,7 @@ import { VERSION } from '../support/spec-fields';
 import { STREAM_FACT_TABLES, VIEW_TABLES } from '../../storage/schema';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
 import { TEST_PARTITIONS, testEnv } from '../support/env';
+import { pipelineCaughtUp } from '../support/stream';
 
 let db: Db;
 let api: RunningApi;
@@ -148,16 +148,7 @@ async function seededStore(): Promise<{ shop: TestStore; orders: number }> {
 
 /** Everything the daemon was sent is applied: every message delivered and acknowledged (i.e. committed). */
 async function settled(storeId: string): Promise<Record<string, unknown[]>> {
-  const jsm = await jetstreamManager(nc);
-  const pending = async (): Promise<number> => {
-    let n = 0;
-    for (let p = 0; p < TEST_PARTITIONS; p++) {
-      const info = await jsm.consumers.info(EVENTS_STREAM, consumerName(p));
-      n += info.num_pending + info.num_ack_pending;
-    }
-    return n;
-  };
-  await waitFor(pending, (n) => n === 0, 60_000, 200);
+  await pipelineCaughtUp(nc);
   return everything(storeId);
 }
 
