@@ -22,6 +22,13 @@ function assertFraction(w: Fraction, i: number): void {
   }
 }
 
+/** @throws RangeError when `total` is not a safe integer, as `apportion` does */
+export function assertTotal(total: number): void {
+  if (!Number.isSafeInteger(total)) {
+    throw new RangeError(`apportion: total must be a safe integer, got ${total}`);
+  }
+}
+
 /**
  * Splits `total` into integers, one per weight, such that:
  * - they sum to exactly `total`;
@@ -36,9 +43,7 @@ function assertFraction(w: Fraction, i: number): void {
  * @throws RangeError when `total` is not a safe integer, a weight is malformed, or the weights do not sum to 1
  */
 export function apportion(total: number, weights: readonly Fraction[]): number[] {
-  if (!Number.isSafeInteger(total)) {
-    throw new RangeError(`apportion: total must be a safe integer, got ${total}`);
-  }
+  assertTotal(total);
   weights.forEach(assertFraction);
   return apportionInDoubles(total, weights) ?? apportionInBigInts(total, weights);
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { RULE_BASED_MODELS, WEIGHT_SCALE, type Model } from '../../../contracts/src/attribution';
+import { apportion } from './apportion';
 import { creditTouches, modelFractions, type TouchCredit } from './attribution-models';
 
 const DAY = 86_400_000;
@@ -161,6 +162,15 @@ describe('creditTouches', () => {
     );
   });
 
+  it('gives an amount of -0 as 0, as apportioning it does', () => {
+    for (const model of RULE_BASED_MODELS) {
+      const timing = { starts: [0, DAY, 2 * DAY], halfLifeMs: 7 * DAY };
+      for (const c of creditTouches(model, 3, { weight: WEIGHT_SCALE, value: -0, cogs: -0 }, timing)) {
+        expect(Object.is(c.value, 0) && Object.is(c.cogs, 0)).toBe(true);
+      }
+    }
+  });
+
   it('throws on a non-integer amount', () => {
     expect(() => creditTouches('linear', 2, { weight: WEIGHT_SCALE, value: 1.5, cogs: 0 })).toThrow(RangeError);
   });
@@ -195,6 +205,40 @@ describe('creditTouches', () => {
           }
         },
       ),
+    );
+  });
+
+  it('gives every model the credits of apportioning its shares, negative and huge amounts included', () => {
+    // first, last and linear take a closed form; this is what it must equal.
+    const amount = fc.oneof(
+      // Small amounts over few touchpoints hit equal remainders with several units left over.
+      fc.integer({ min: -200, max: 200 }),
+      fc.integer({ min: -10_000_000_000_000, max: 10_000_000_000_000 }),
+      fc.integer({ min: Number.MAX_SAFE_INTEGER - 1_000, max: Number.MAX_SAFE_INTEGER }),
+      fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: -Number.MAX_SAFE_INTEGER + 1_000 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...RULE_BASED_MODELS),
+        fc.oneof(
+          fc.array(fc.integer({ min: 0, max: 180 * DAY }), { minLength: 1, maxLength: 12 }),
+          fc.array(fc.integer({ min: 0, max: 180 * DAY }), { minLength: 1, maxLength: 400 }),
+        ),
+        amount,
+        amount,
+        amount,
+        (model, offsets, weight, value, cogs) => {
+          const n = offsets.length;
+          const timing = { starts: [...offsets].sort((a, b) => a - b), halfLifeMs: 7 * DAY };
+          const fractions = modelFractions(model, n, timing);
+          const [w, v, c] = [weight, value, cogs].map((total) => apportion(total, fractions));
+          const expected = fractions.flatMap((f, index) =>
+            f.num === 0 ? [] : [{ index, weight: w![index]!, value: v![index]!, cogs: c![index]! }],
+          );
+          expect(creditTouches(model, n, { weight, value, cogs }, timing)).toEqual(expected);
+        },
+      ),
+      { numRuns: 2_000 },
     );
   });
 
