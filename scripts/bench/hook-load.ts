@@ -41,6 +41,9 @@ export interface ExpectedOrder {
 const orderIdOf = (shop: number, n: number): string =>
   `${7_000_000_000_000_000_000n + BigInt(shop) * 1_000_000n + BigInt(n)}`;
 
+/** A buyer of the order's own (the sample's customer would join every order into one person), above 2^53 too. */
+const customerIdOf = (orderId: string): string => `${BigInt(orderId) - 1_000_000_000_000_000_000n}`;
+
 function orderBody(id: string, version: 'create' | 'update', total: string): Buffer {
   const text = SAMPLE.replace(/"id":820982911946154508/, `"id":${id}`)
     .replace('"cancelled_at":"2021-12-31T19:00:00-05:00"', '"cancelled_at":null')
@@ -50,6 +53,7 @@ function orderBody(id: string, version: 'create' | 'update', total: string): Buf
       '"updated_at":"2021-12-31T19:00:00-05:00"',
       `"updated_at":"${version === 'create' ? '2021-12-31T19:00:00-05:00' : '2022-01-01T09:30:00-05:00'}"`,
     )
+    .replaceAll('115310627314723954', customerIdOf(id))
     .replaceAll('john@example.com', `buyer-${id}@example.com`)
     .replaceAll('jon@example.com', `buyer-${id}@example.com`);
   return Buffer.from(text);
