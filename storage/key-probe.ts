@@ -12,6 +12,9 @@
  * Operations, "planner counts of filling tables").
  */
 
+import type { QueryResultRow } from 'pg';
+import type { Query } from './db';
+
 export interface KeyProbe {
   /** The select list, evaluated in the probe (the table's columns and expressions on them). */
   select: string;
@@ -34,10 +37,52 @@ export function keyProbeSql({ select, from, key, store = 'store_id' }: KeyProbe)
 
 /**
  * The same probe for keys of several stores: $1 the stores and $2 the keys, pairwise (a pair given twice is
- * probed once). Each row comes with its store as `probe_store`. A batch holds many stores, and one statement
- * for all of them costs less than one per store (docs/decisions.md, Storage, "A batch's stores written together").
+ * probed once). Each row comes with its store as `probe_store`, its last column. A batch holds many stores, and
+ * one statement for all of them costs less than one per store (docs/decisions.md, Storage, "A batch's stores
+ * written together").
  */
 export function keyProbeOfStoresSql({ select, from, key, store = 'store_id' }: KeyProbe): string {
-  return `select keys.s as probe_store, p.* from (select distinct s, k from unnest($1::text[], $2::text[]) as keys(s, k)) as keys,
+  return `select p.*, keys.s as probe_store from (select distinct s, k from unnest($1::text[], $2::text[]) as keys(s, k)) as keys,
     lateral (select ${select} from ${from} where ${store} = keys.s and ${key} = keys.k offset 0) as p`;
+}
+
+/** Keys to probe in one store. */
+export interface StoreKeys {
+  storeId: string;
+  keys: readonly string[];
+}
+
+/**
+ * Runs a probe for the keys of one or more stores in one statement and returns the rows by store (every store
+ * given has an entry). One store alone is probed by `keyProbeSql`, without the store beside each key; with
+ * several, each row's `probe_store` is taken off it (the last property, which V8 removes without reshaping the
+ * row) so that the rows are what the one-store probe returns.
+ */
+export async function probeKeysOfStores<R extends QueryResultRow>(
+  q: Query,
+  tag: string,
+  probe: KeyProbe,
+  entries: readonly StoreKeys[],
+): Promise<Map<string, R[]>> {
+  const byStore = new Map<string, R[]>(entries.map((e) => [e.storeId, []]));
+  const probed = entries.filter((e) => e.keys.length > 0);
+  if (probed.length === 1) {
+    const [{ storeId, keys }] = probed as [StoreKeys];
+    byStore.set(storeId, await q<R>(tag, keyProbeSql(probe), [storeId, keys]));
+  } else if (probed.length > 1) {
+    const stores: string[] = [];
+    const keys: string[] = [];
+    for (const e of probed)
+      for (const k of e.keys) {
+        stores.push(e.storeId);
+        keys.push(k);
+      }
+    const rows = await q<R & { probe_store?: string }>(tag, keyProbeOfStoresSql(probe), [stores, keys]);
+    for (const r of rows) {
+      const storeId = r.probe_store!;
+      delete r.probe_store;
+      byStore.get(storeId)!.push(r);
+    }
+  }
+  return byStore;
 }

@@ -5,9 +5,9 @@
  * lookup, the control that shows the set-up reproduces the hazard the probe form avoids.
  */
 import { GENERIC_PLANS_SQL } from '../../pipeline/src/adapters/pg-batch-writer';
-import { PERSONS_OF_KEYS_SQL } from '../../pipeline/src/adapters/pg-identity';
+import { PERSONS_OF_KEYS, PERSONS_OF_KEYS_SQL } from '../../pipeline/src/adapters/pg-identity';
 import type { Db } from '../../storage/db';
-import { keyProbeSql } from '../../storage/key-probe';
+import { keyProbeOfStoresSql, keyProbeSql, probeKeysOfStores } from '../../storage/key-probe';
 import { testDb } from '../support/harness';
 import { createStatisticsSchema, dropStatisticsSchema, type PlanNode, planNodes } from '../support/query-plans';
 
@@ -43,6 +43,24 @@ async function planOf(sql: string, storeId: string, keys: readonly string[], gen
       const [row] = await tx<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
         'test.explain',
         `explain (analyze, buffers, format json) execute lookup('${storeId}', '{${keys.join(',')}}')`,
+      );
+      return planNodes(row!['QUERY PLAN'][0]!.Plan);
+    } finally {
+      await tx('test.deallocate', 'deallocate lookup');
+    }
+  });
+}
+
+/** The plan of a probe of (store, key) pairs, `stores` and `keys` pairwise, under generic plans. */
+async function planOfPairs(sql: string, stores: readonly string[], keys: readonly string[]): Promise<PlanNode[]> {
+  return db.transaction('test.plan', async (tx) => {
+    await tx('test.schema', `set local search_path = ${SCHEMA}`);
+    await tx('test.generic', GENERIC_PLANS_SQL);
+    await tx('test.prepare', `prepare lookup(text[], text[]) as ${sql}`);
+    try {
+      const [row] = await tx<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+        'test.explain',
+        `explain (analyze, buffers, format json) execute lookup('{${stores.join(',')}}', '{${keys.join(',')}}')`,
       );
       return planNodes(row!['QUERY PLAN'][0]!.Plan);
     } finally {
@@ -113,4 +131,39 @@ it('probes per key in a table never analysed, where the plain form tests every r
   const filtered = plain.find((n) => n['Relation Name'] === 'product_person_credits');
   expect(filtered?.Filter).toMatch(/person_id = ANY/);
   expect(filtered?.['Rows Removed by Filter']).toBeGreaterThan(3000);
+});
+
+it('probes (store, key) pairs one index entry each, and gives every store its own rows', async () => {
+  await seedLinks('st_pair');
+  const keys = Array.from({ length: 200 }, (_, i) => `e:${7000 + i * 3}@example.com`);
+  const stores = keys.map((_, i) => (i % 2 ? 'st_known' : 'st_pair'));
+
+  const plan = await planOfPairs(keyProbeOfStoresSql(PERSONS_OF_KEYS), stores, keys);
+  const linkScan = plan.find((n) => n['Relation Name'] === 'identity_links');
+  expect(linkScan?.['Index Cond']).toMatch(/store_id = keys\.s.*key = keys\.k/);
+  expect(plan[0]!['Shared Hit Blocks'] ?? 0).toBeLessThan(10_000);
+
+  // Overlapping keys asked of two stores: each gets the rows of its own keys, as the one-store probe gives them.
+  const ofKnown = keys.slice(0, 10);
+  const ofPair = keys.slice(5, 20);
+  const [both, alone] = await db.transaction('test.probe', async (tx) => {
+    await tx('test.schema', `set local search_path = ${SCHEMA}`);
+    const entries = [
+      { storeId: 'st_known', keys: ofKnown },
+      { storeId: 'st_pair', keys: ofPair },
+      { storeId: 'st_none', keys: [] },
+    ];
+    return [
+      await probeKeysOfStores<Record<string, unknown>>(tx, 'test.pairs', PERSONS_OF_KEYS, entries),
+      await tx<Record<string, unknown>>('test.alone', PERSONS_OF_KEYS_SQL, ['st_pair', ofPair]),
+    ];
+  });
+  expect([...both.keys()]).toEqual(['st_known', 'st_pair', 'st_none']);
+  expect(both.get('st_none')).toEqual([]);
+  const keysOf = (rows: Array<Record<string, unknown>>) => rows.map((r) => String(r.key)).sort();
+  expect(keysOf(both.get('st_known')!)).toEqual([...ofKnown].sort());
+  const byKey = (a: Record<string, unknown>, b: Record<string, unknown>) => String(a.key).localeCompare(String(b.key));
+  expect([...both.get('st_pair')!].sort(byKey)).toEqual([...alone].sort(byKey));
+  expect(alone).toHaveLength(15);
+  expect(both.get('st_known')!.every((r) => !('probe_store' in r))).toBe(true);
 });

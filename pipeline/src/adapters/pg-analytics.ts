@@ -5,7 +5,7 @@
  */
 import type { Model } from '../../../contracts/src/attribution';
 import type { Query } from '../../../storage/db';
-import { keyProbeSql } from '../../../storage/key-probe';
+import { type KeyProbe, keyProbeSql, probeKeysOfStores, type StoreKeys } from '../../../storage/key-probe';
 import {
   accumulatePart,
   accumulateSpanChange,
@@ -62,30 +62,64 @@ export async function loadContributions(
   personIds: readonly string[],
   scope: ContributionScope = {},
 ): Promise<PersonContribution[]> {
-  if (personIds.length === 0) return [];
-  const byPerson = new Map<string, PersonContribution>(
-    personIds.map((p) => [p, { personId: p, web: [], products: [], credits: [] }]),
+  return (await loadContributionsOfStores(q, [{ storeId, keys: personIds }], scope)).get(storeId)!;
+}
+
+/**
+ * `loadContributions` for the persons (`keys`) of several stores, one statement per table for all of them
+ * (docs/decisions.md, Storage, "A batch's stores written together"); every store given has an entry.
+ */
+export async function loadContributionsOfStores(
+  q: Query,
+  persons: readonly StoreKeys[],
+  scope: ContributionScope = {},
+): Promise<Map<string, PersonContribution[]>> {
+  const byStore = new Map(
+    persons.map(({ storeId, keys }) => [
+      storeId,
+      new Map<string, PersonContribution>(keys.map((p) => [p, { personId: p, web: [], products: [], credits: [] }])),
+    ]),
   );
   for (const part of partsOf(scope)) {
     const t: PersonTableShape = PERSON_TABLES[part];
     const cols = allColumns(t);
-    const probe = keyProbeSql({
+    const probe = {
       select: ['person_id', ...cols.map((c) => selectedAs(c))].join(', '),
       from: t.table,
       key: 'person_id',
-    });
-    const rows = await q<Record<string, unknown>>(
-      scope.creditsOf ? `views.${t.table}_load_model` : `views.${t.table}_load`,
-      scope.creditsOf ? `select * from (${probe}) p where p.model = $3` : probe,
-      scope.creditsOf ? [storeId, personIds, scope.creditsOf] : [storeId, personIds],
-    );
-    for (const r of rows) {
-      const row: Record<string, unknown> = {};
-      for (const c of cols) row[c.field] = cellOf(c, r[c.name]);
-      (byPerson.get(r.person_id as string)?.[part] as object[] | undefined)?.push(row);
+    };
+    const rows = scope.creditsOf
+      ? await modelRowsOf(q, `views.${t.table}_load_model`, probe, persons, scope.creditsOf)
+      : await probeKeysOfStores<Record<string, unknown>>(q, `views.${t.table}_load`, probe, persons);
+    for (const [storeId, storeRows] of rows) {
+      const contributions = byStore.get(storeId)!;
+      for (const r of storeRows) {
+        const row: Record<string, unknown> = {};
+        for (const c of cols) row[c.field] = cellOf(c, r[c.name]);
+        (contributions.get(r.person_id as string)?.[part] as object[] | undefined)?.push(row);
+      }
     }
   }
-  return [...byPerson.values()];
+  return new Map([...byStore].map(([storeId, contributions]) => [storeId, [...contributions.values()]]));
+}
+
+/** The rows of one model (a re-credit's, which covers one store) of the probed persons. */
+async function modelRowsOf(
+  q: Query,
+  tag: string,
+  probe: KeyProbe,
+  persons: readonly StoreKeys[],
+  model: Model,
+): Promise<Map<string, Array<Record<string, unknown>>>> {
+  const rows = new Map<string, Array<Record<string, unknown>>>();
+  for (const { storeId, keys } of persons)
+    rows.set(
+      storeId,
+      keys.length
+        ? await q(tag, `select * from (${keyProbeSql(probe)}) p where p.model = $3`, [storeId, keys, model])
+        : [],
+    );
+  return rows;
 }
 
 const sqlType = (c: PersonColumnShape): string => (c.type === 'integer[]' ? 'text' : c.type);
@@ -247,12 +281,67 @@ export async function planAnalytics(
   // Settled below; until then a failure must not count as unhandled (the transaction fails on it anyway).
   stored.catch(() => undefined);
   const turn = eventLoopTurns(sliceMs);
+  const freshOf = await collectFresh(fresh, scope, turn);
+  return diffContributions(storeId, await stored, freshOf, { into, memory, scope, turn });
+}
+
+/** The recomputed persons of one store and their fresh contributions (see `planAnalytics`). */
+export interface StoreContributions {
+  storeId: string;
+  personIds: readonly string[];
+  fresh: Iterable<PersonContribution>;
+}
+
+/**
+ * `planAnalytics` for several stores (a batch's), the stored contributions of all of them loaded at once; each
+ * store's plan holds its own rollup rows.
+ */
+export async function planAnalyticsOfStores(
+  q: Query,
+  entries: readonly StoreContributions[],
+  { memory, sliceMs = 0 }: { memory?: TouchGroupMemory; sliceMs?: number } = {},
+): Promise<Map<string, AnalyticsPlan>> {
+  const stored = loadContributionsOfStores(
+    q,
+    entries.map((e) => ({ storeId: e.storeId, keys: e.personIds })),
+  );
+  stored.catch(() => undefined);
+  const turn = eventLoopTurns(sliceMs);
+  const fresh: Array<Map<string, PersonContribution>> = [];
+  for (const e of entries) fresh.push(await collectFresh(e.fresh, {}, turn));
+  const old = await stored;
+  const plans = new Map<string, AnalyticsPlan>();
+  for (const [i, { storeId }] of entries.entries())
+    plans.set(storeId, await diffContributions(storeId, old.get(storeId)!, fresh[i]!, { memory, scope: {}, turn }));
+  return plans;
+}
+
+/** The fresh contributions by person (within `scope`), giving the event loop its turns. */
+async function collectFresh(
+  fresh: Iterable<PersonContribution>,
+  scope: ContributionScope,
+  turn: () => Promise<void>,
+): Promise<Map<string, PersonContribution>> {
   const freshOf = new Map<string, PersonContribution>();
   for (const c of fresh) {
     freshOf.set(c.personId, scope.creditsOf ? creditsOfModel(c, scope.creditsOf) : c);
     await turn();
   }
-  const old = await stored;
+  return freshOf;
+}
+
+/** The plan that makes one store's `old` contributions equal to `freshOf`. */
+async function diffContributions(
+  storeId: string,
+  old: readonly PersonContribution[],
+  freshOf: ReadonlyMap<string, PersonContribution>,
+  {
+    into,
+    memory,
+    scope,
+    turn,
+  }: { into?: AnalyticsDelta; memory?: TouchGroupMemory; scope: ContributionScope; turn: () => Promise<void> },
+): Promise<AnalyticsPlan> {
   const delta = into ?? emptyDelta();
   const rows: AnalyticsPlan['rows'] = [];
   for (const part of partsOf(scope)) {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Goal, Model } from '../../../contracts/src/attribution';
 import type { Query } from '../../../storage/db';
-import { keyProbeSql } from '../../../storage/key-probe';
+import { probeKeysOfStores, type StoreKeys } from '../../../storage/key-probe';
 import { copyLine } from '../../../storage/pg-copy-text';
 import type { CreditDbRow } from '../../../storage/schema';
 import { accumulateAdCredits } from '../domain/rollups/ad';
@@ -72,19 +72,39 @@ export async function loadStoredConversions(
   storeId: string,
   personIds: readonly string[],
 ): Promise<StoredConversions> {
-  const rows = personIds.length
-    ? await q<{ goal: string; conversion_key: string; person_id: string; digest: string }>(
-        'views.conversions_load',
-        keyProbeSql({ select: 'goal, conversion_key, person_id, digest', from: 'conversions', key: 'person_id' }),
-        [storeId, personIds],
-      )
-    : [];
-  return new Map(
-    rows.map((r) => [
-      CONVERSION_KEY.of({ goal: r.goal, key: r.conversion_key }),
-      { digest: r.digest, personId: r.person_id },
-    ]),
+  return (await loadStoredConversionsOfStores(q, [{ storeId, keys: personIds }])).get(storeId)!;
+}
+
+/** `loadStoredConversions` for the persons (`keys`) of several stores in one statement; every store has an entry. */
+export async function loadStoredConversionsOfStores(
+  q: Query,
+  persons: readonly StoreKeys[],
+): Promise<Map<string, StoredConversions>> {
+  const rows = await probeKeysOfStores<{ goal: string; conversion_key: string; person_id: string; digest: string }>(
+    q,
+    'views.conversions_load',
+    { select: 'goal, conversion_key, person_id, digest', from: 'conversions', key: 'person_id' },
+    persons,
   );
+  const stored = new Map<string, StoredConversions>();
+  for (const [storeId, storeRows] of rows)
+    stored.set(
+      storeId,
+      new Map(
+        storeRows.map((r) => [
+          CONVERSION_KEY.of({ goal: r.goal, key: r.conversion_key }),
+          { digest: r.digest, personId: r.person_id },
+        ]),
+      ),
+    );
+  return stored;
+}
+
+/** One store's conversions to make equal to its recomputed persons (see `writeConversions`). */
+export interface StoreConversions {
+  storeId: string;
+  stored: StoredConversions;
+  views: readonly PersonView[];
 }
 
 /**
@@ -103,41 +123,72 @@ export async function writeConversions(
   views: readonly PersonView[],
   opts: { cleared?: boolean } = {},
 ): Promise<ConversionDiff> {
-  const delta = new Map<string, RollupDelta>();
-  const adDelta = new Map<string, RollupDelta>();
-  const { fresh, gone, retract } = planConversions(stored, views, digestOf, opts.cleared);
-  if (retract.length) {
-    const removedCredits = await q<CreditDbRow>(
+  return (await writeConversionsOfStores(q, [{ storeId, stored, views }], opts)).get(storeId)!;
+}
+
+/** Pairs of a store and a conversion key (`CONVERSION_KEY`) as the statements' three arrays. */
+function keysOfStores(keys: ReadonlyArray<{ storeId: string; keys: readonly string[] }>): string[][] {
+  const stores = keys.flatMap((k) => k.keys.map(() => k.storeId));
+  const [goals, conversionKeys] = CONVERSION_KEY.fieldArrays(keys.flatMap((k) => k.keys));
+  return [stores, goals!, conversionKeys!];
+}
+
+/**
+ * `writeConversions` for several stores, each statement taking them all (docs/decisions.md, Storage, "A batch's
+ * stores written together"); returns each store's diff.
+ */
+export async function writeConversionsOfStores(
+  q: Query,
+  entries: readonly StoreConversions[],
+  opts: { cleared?: boolean } = {},
+): Promise<Map<string, ConversionDiff>> {
+  const diffs = new Map<string, ConversionDiff>();
+  const plans = entries.map((e) => {
+    diffs.set(e.storeId, { written: 0, removed: 0, delta: new Map(), adDelta: new Map() });
+    return { storeId: e.storeId, ...planConversions(e.stored, e.views, digestOf, opts.cleared) };
+  });
+  if (plans.some((p) => p.retract.length)) {
+    const removed = await q<CreditDbRow & { credit_store: string }>(
       'views.credits_delete',
-      `delete from conversion_credits c using unnest($2::text[], $3::text[]) as d(goal, conversion_key)
-       where c.store_id = $1 and c.goal = d.goal and c.conversion_key = d.conversion_key
-       returning ${CREDIT_RETURNED}`,
-      [storeId, ...CONVERSION_KEY.fieldArrays(retract)],
+      `delete from conversion_credits c using unnest($1::text[], $2::text[], $3::text[]) as d(store_id, goal, conversion_key)
+       where c.store_id = d.store_id and c.goal = d.goal and c.conversion_key = d.conversion_key
+       returning c.store_id as credit_store, ${CREDIT_RETURNED}`,
+      keysOfStores(plans.map((p) => ({ storeId: p.storeId, keys: p.retract }))),
     );
-    const removed = removedCredits.map(creditOf);
-    accumulateCredits(delta, removed, -1);
-    accumulateAdCredits(adDelta, removed, -1);
+    const byStore = new Map<string, CreditRow[]>();
+    for (const r of removed) {
+      const rows = byStore.get(r.credit_store) ?? [];
+      if (rows.length === 0) byStore.set(r.credit_store, rows);
+      rows.push(creditOf(r));
+    }
+    for (const [storeId, rows] of byStore) {
+      const diff = diffs.get(storeId)!;
+      accumulateCredits(diff.delta, rows, -1);
+      accumulateAdCredits(diff.adDelta, rows, -1);
+    }
   }
-  if (gone.length) {
+  if (plans.some((p) => p.gone.length)) {
     await q(
       'views.conversions_delete',
-      `delete from conversions c using unnest($2::text[], $3::text[]) as d(goal, conversion_key)
-       where c.store_id = $1 and c.goal = d.goal and c.conversion_key = d.conversion_key`,
-      [storeId, ...CONVERSION_KEY.fieldArrays(gone)],
+      `delete from conversions c using unnest($1::text[], $2::text[], $3::text[]) as d(store_id, goal, conversion_key)
+       where c.store_id = d.store_id and c.goal = d.goal and c.conversion_key = d.conversion_key`,
+      keysOfStores(plans.map((p) => ({ storeId: p.storeId, keys: p.gone }))),
     );
+    for (const p of plans) diffs.get(p.storeId)!.removed = p.gone.length;
   }
+  const fresh = plans.flatMap((p) => p.fresh.map((f) => ({ storeId: p.storeId, ...f })));
   if (fresh.length) {
     const v = fresh.map((f) => f.view);
     await q(
       'views.conversions_upsert',
       `insert into conversions (store_id, goal, conversion_key, person_id, client_id, occurred_at, day, value_micros, value_orig,
                                 currency_orig, cogs_micros, is_new, event_id, order_id, variant_ids, first_touch, last_touch, digest)
-       select $1, t.goal, t.conversion_key, t.person_id, t.client_id, t.occurred_at, t.day, t.value_micros, t.value_orig,
+       select t.store_id, t.goal, t.conversion_key, t.person_id, t.client_id, t.occurred_at, t.day, t.value_micros, t.value_orig,
               t.currency_orig, t.cogs_micros, t.is_new, t.event_id, t.order_id,
               array(select jsonb_array_elements_text(t.variant_ids)), t.first_touch, t.last_touch, t.digest
-       from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::date[], $8::bigint[], $9::numeric[],
+       from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::date[], $8::bigint[], $9::numeric[],
                    $10::text[], $11::bigint[], $12::boolean[], $13::text[], $14::text[], $15::jsonb[], $16::jsonb[], $17::jsonb[], $18::text[])
-         as t(goal, conversion_key, person_id, client_id, occurred_at, day, value_micros, value_orig, currency_orig, cogs_micros,
+         as t(store_id, goal, conversion_key, person_id, client_id, occurred_at, day, value_micros, value_orig, currency_orig, cogs_micros,
               is_new, event_id, order_id, variant_ids, first_touch, last_touch, digest)
        on conflict (store_id, goal, conversion_key) do update set
          person_id = excluded.person_id, client_id = excluded.client_id, occurred_at = excluded.occurred_at, day = excluded.day,
@@ -146,7 +197,7 @@ export async function writeConversions(
          variant_ids = excluded.variant_ids, first_touch = excluded.first_touch, last_touch = excluded.last_touch,
          digest = excluded.digest`,
       [
-        storeId,
+        fresh.map((f) => f.storeId),
         v.map((c) => c.goal),
         v.map((c) => c.key),
         fresh.map((f) => f.personId),
@@ -166,12 +217,16 @@ export async function writeConversions(
         fresh.map((f) => f.digest),
       ],
     );
-    const credits = v.flatMap(creditRowsOf);
-    await insertCredits(q, storeId, credits);
-    accumulateCredits(delta, credits, 1);
-    accumulateAdCredits(adDelta, credits, 1);
+    const credits = plans.map((p) => ({ storeId: p.storeId, credits: p.fresh.flatMap((f) => creditRowsOf(f.view)) }));
+    await insertCreditsOfStores(q, credits);
+    for (const [i, p] of plans.entries()) {
+      const diff = diffs.get(p.storeId)!;
+      diff.written = p.fresh.length;
+      accumulateCredits(diff.delta, credits[i]!.credits, 1);
+      accumulateAdCredits(diff.adDelta, credits[i]!.credits, 1);
+    }
   }
-  return { written: fresh.length, removed: gone.length, delta, adDelta };
+  return diffs;
 }
 
 /**
@@ -247,10 +302,18 @@ const CREDITS_PER_COPY = 20_000;
  * rewrites first, in the same transaction, so each row is new; a duplicate fails the batch as the insert did.
  */
 export async function insertCredits(q: Query, storeId: string, credits: readonly CreditRow[]): Promise<void> {
-  for (let from = 0; from < credits.length; from += CREDITS_PER_COPY) {
-    let text = '';
-    for (let i = from; i < Math.min(from + CREDITS_PER_COPY, credits.length); i++) {
-      const c = credits[i]!;
+  await insertCreditsOfStores(q, [{ storeId, credits }]);
+}
+
+/** `insertCredits` for several stores' credits, `CREDITS_PER_COPY` rows per statement whatever their stores. */
+export async function insertCreditsOfStores(
+  q: Query,
+  entries: ReadonlyArray<{ storeId: string; credits: readonly CreditRow[] }>,
+): Promise<void> {
+  let text = '';
+  let rows = 0;
+  for (const { storeId, credits } of entries) {
+    for (const c of credits) {
       text += copyLine([
         storeId,
         c.goal,
@@ -274,7 +337,12 @@ export async function insertCredits(q: Query, storeId: string, credits: readonly
         c.cogsMicros,
         c.touches,
       ]);
+      if (++rows === CREDITS_PER_COPY) {
+        await q.copyFrom('views.credits_copy', `copy conversion_credits (${CREDIT_COLUMNS}) from stdin`, text);
+        text = '';
+        rows = 0;
+      }
     }
-    await q.copyFrom('views.credits_copy', `copy conversion_credits (${CREDIT_COLUMNS}) from stdin`, text);
   }
+  if (rows > 0) await q.copyFrom('views.credits_copy', `copy conversion_credits (${CREDIT_COLUMNS}) from stdin`, text);
 }

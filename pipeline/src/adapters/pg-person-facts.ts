@@ -4,13 +4,13 @@
  * the batch (persons of the clients it touched) and the reconciliation (persons of its own identity).
  */
 import type { Query } from '../../../storage/db';
-import { keyProbeSql } from '../../../storage/key-probe';
+import { probeKeysOfStores } from '../../../storage/key-probe';
 import { type EventFact, ORDER_CLIENT_PREFIX, type OrderFact } from '../domain/facts';
 import type { PersonFacts } from '../domain/recompute-person';
 import type { TrackingLinkInfo } from '../domain/touchpoint-types';
 import { LINK_PARAM } from '../domain/touchpoint';
 import { getParam, parseLandingUrl } from '../domain/url-params';
-import { lockNames } from './pg-advisory-locks';
+import { lockNamesOfStores } from './pg-advisory-locks';
 
 /**
  * A timestamptz column read as milliseconds since the epoch, floored as a Date made from its text would be.
@@ -47,6 +47,12 @@ export interface CostReads {
   lockCosts?: boolean;
 }
 
+/** The persons of one store to load. */
+export interface StorePersons {
+  storeId: string;
+  personIds: readonly string[];
+}
+
 /** Loads everything the recomputation of the given persons (as the clients table groups them) reads. */
 export async function loadPersonFacts(
   q: Query,
@@ -54,13 +60,34 @@ export async function loadPersonFacts(
   personIds: readonly string[],
   costs: CostReads = {},
 ): Promise<LoadedPersons> {
-  if (personIds.length === 0) return { facts: [], clientIds: [] };
-  const clients = await q<{ client_id: string; person_id: string }>(
+  return (await loadPersonFactsOfStores(q, [{ storeId, personIds }], costs)).get(storeId)!;
+}
+
+/**
+ * `loadPersonFacts` for the persons of several stores, each statement taking them all (docs/decisions.md, Storage,
+ * "A batch's stores written together"); every store given has an entry.
+ */
+export async function loadPersonFactsOfStores(
+  q: Query,
+  entries: readonly StorePersons[],
+  costs: CostReads = {},
+): Promise<Map<string, LoadedPersons>> {
+  const clients = await probeKeysOfStores<{ client_id: string; person_id: string }>(
+    q,
     'views.clients_of_persons',
-    keyProbeSql({ select: 'client_id, person_id', from: 'clients', key: 'person_id' }),
-    [storeId, personIds],
+    { select: 'client_id, person_id', from: 'clients', key: 'person_id' },
+    entries.map((e) => ({ storeId: e.storeId, keys: e.personIds })),
   );
-  return loadFactsOfGroups(q, storeId, personIds, clients, costs);
+  return loadFactsOfGroupsOfStores(
+    q,
+    entries.map((e) => ({ ...e, clients: clients.get(e.storeId)! })),
+    costs,
+  );
+}
+
+/** Persons of one store given as explicit client groups. */
+export interface StoreGroups extends StorePersons {
+  clients: ReadonlyArray<{ client_id: string; person_id: string }>;
 }
 
 /**
@@ -74,29 +101,16 @@ export async function loadFactsOfGroups(
   storeId: string,
   personIds: readonly string[],
   clients: ReadonlyArray<{ client_id: string; person_id: string }>,
-  { lockCosts = true }: CostReads = {},
+  costs: CostReads = {},
 ): Promise<LoadedPersons> {
-  const realClients = clients.filter((c) => !c.client_id.startsWith(ORDER_CLIENT_PREFIX)).map((c) => c.client_id);
-  const orderIds = clients
-    .filter((c) => c.client_id.startsWith(ORDER_CLIENT_PREFIX))
-    .map((c) => c.client_id.slice(ORDER_CLIENT_PREFIX.length));
+  return (await loadFactsOfGroupsOfStores(q, [{ storeId, personIds, clients }], costs)).get(storeId)!;
+}
 
-  const [events, orders] = await Promise.all([
-    q<EventFact>(
-      'views.event_facts',
-      keyProbeSql({ select: EVENT_FACT_FIELDS, from: 'event_facts', key: 'client_id' }),
-      [storeId, realClients],
-    ),
-    orderIds.length
-      ? q<OrderFact>(
-          'views.order_facts',
-          keyProbeSql({ select: ORDER_FACT_FIELDS, from: 'order_facts', key: 'order_id' }),
-          [storeId, orderIds],
-        )
-      : Promise.resolve([]),
-  ]);
-
-  // Tracking links referenced by landing URLs, and unit costs of the variants bought.
+/** What a store's facts name beyond them: the tracking links of their landing URLs, the variants bought. */
+function referencesOf(
+  events: readonly EventFact[],
+  orders: readonly OrderFact[],
+): { codes: string[]; variants: string[] } {
   const codes = new Set<string>();
   for (const e of events) {
     const params = parseLandingUrl(e.pageUrl)?.params;
@@ -111,40 +125,78 @@ export async function loadFactsOfGroups(
     if (code) codes.add(code);
   }
   const variants = new Set<string>();
-  for (const x of [...events, ...orders]) for (const [v] of x.lines) variants.add(v);
+  for (const x of events) for (const [v] of x.lines) variants.add(v);
+  for (const x of orders) for (const [v] of x.lines) variants.add(v);
+  return { codes: [...codes], variants: [...variants] };
+}
+
+/** `loadFactsOfGroups` for several stores, each statement taking them all; every store given has an entry. */
+export async function loadFactsOfGroupsOfStores(
+  q: Query,
+  entries: readonly StoreGroups[],
+  { lockCosts = true }: CostReads = {},
+): Promise<Map<string, LoadedPersons>> {
+  const keysOf = (keys: (e: StoreGroups) => string[]) => entries.map((e) => ({ storeId: e.storeId, keys: keys(e) }));
+  const [events, orders] = await Promise.all([
+    probeKeysOfStores<EventFact>(
+      q,
+      'views.event_facts',
+      { select: EVENT_FACT_FIELDS, from: 'event_facts', key: 'client_id' },
+      keysOf((e) => e.clients.filter((c) => !c.client_id.startsWith(ORDER_CLIENT_PREFIX)).map((c) => c.client_id)),
+    ),
+    probeKeysOfStores<OrderFact>(
+      q,
+      'views.order_facts',
+      { select: ORDER_FACT_FIELDS, from: 'order_facts', key: 'order_id' },
+      keysOf((e) =>
+        e.clients
+          .filter((c) => c.client_id.startsWith(ORDER_CLIENT_PREFIX))
+          .map((c) => c.client_id.slice(ORDER_CLIENT_PREFIX.length)),
+      ),
+    ),
+  ]);
+  const refs = new Map(entries.map((e) => [e.storeId, referencesOf(events.get(e.storeId)!, orders.get(e.storeId)!)]));
   // Shared locks on the costs read: a batch that changes one of them holds it exclusively until it commits and
   // then finds the conversions written meanwhile (docs/decisions.md, Conversions and goals).
-  if (lockCosts) await lockNames(q, 'views.variant_costs_lock', storeId, 'variant', variants, 'shared');
+  if (lockCosts)
+    await lockNamesOfStores(
+      q,
+      'views.variant_costs_lock',
+      'variant',
+      entries.map((e) => ({ storeId: e.storeId, names: refs.get(e.storeId)!.variants })),
+      'shared',
+    );
   const [linkRows, costRows] = await Promise.all([
-    codes.size
-      ? q<{ code: string; campaign: string; source: string; medium: string }>(
-          'views.links',
-          keyProbeSql({ select: 'code, campaign, source, medium', from: 'tracking_links', key: 'code' }),
-          [storeId, [...codes]],
-        )
-      : Promise.resolve([]),
-    variants.size
-      ? q<{ variant_id: string; cost_micros: string }>(
-          'views.variant_costs',
-          keyProbeSql({ select: 'variant_id, cost_micros', from: 'variant_costs', key: 'variant_id' }),
-          [storeId, [...variants]],
-        )
-      : Promise.resolve([]),
+    probeKeysOfStores<{ code: string; campaign: string; source: string; medium: string }>(
+      q,
+      'views.links',
+      { select: 'code, campaign, source, medium', from: 'tracking_links', key: 'code' },
+      keysOf((e) => refs.get(e.storeId)!.codes),
+    ),
+    probeKeysOfStores<{ variant_id: string; cost_micros: string }>(
+      q,
+      'views.variant_costs',
+      { select: 'variant_id, cost_micros', from: 'variant_costs', key: 'variant_id' },
+      keysOf((e) => refs.get(e.storeId)!.variants),
+    ),
   ]);
-  const links = new Map<string, TrackingLinkInfo>(linkRows.map((l) => [l.code, l]));
-  const costs = new Map(costRows.map((c) => [c.variant_id, Number(c.cost_micros)]));
-
-  const personOf = new Map(clients.map((c) => [c.client_id, c.person_id]));
-  const byPerson = new Map<string, { clientIds: string[]; events: EventFact[]; orders: OrderFact[] }>();
-  for (const p of personIds) byPerson.set(p, { clientIds: [], events: [], orders: [] });
-  for (const c of clients) byPerson.get(c.person_id)?.clientIds.push(c.client_id);
-  for (const e of events) byPerson.get(personOf.get(e.clientId)!)?.events.push(e);
-  for (const o of orders) byPerson.get(personOf.get(`${ORDER_CLIENT_PREFIX}${o.orderId}`)!)?.orders.push(o);
-
-  const resolveLink = (code: string) => links.get(code);
-  const variantCost = (v: string) => costs.get(v);
-  return {
-    facts: [...byPerson].map(([personId, p]) => ({ personId, ...p, resolveLink, variantCost })),
-    clientIds: clients.map((c) => c.client_id),
-  };
+  const loaded = new Map<string, LoadedPersons>();
+  for (const { storeId, personIds, clients } of entries) {
+    const links = new Map<string, TrackingLinkInfo>(linkRows.get(storeId)!.map((l) => [l.code, l]));
+    const costs = new Map(costRows.get(storeId)!.map((c) => [c.variant_id, Number(c.cost_micros)]));
+    const personOf = new Map(clients.map((c) => [c.client_id, c.person_id]));
+    const byPerson = new Map<string, { clientIds: string[]; events: EventFact[]; orders: OrderFact[] }>();
+    for (const p of personIds) byPerson.set(p, { clientIds: [], events: [], orders: [] });
+    for (const c of clients) byPerson.get(c.person_id)?.clientIds.push(c.client_id);
+    for (const e of events.get(storeId)!) byPerson.get(personOf.get(e.clientId)!)?.events.push(e);
+    for (const o of orders.get(storeId)!)
+      byPerson.get(personOf.get(`${ORDER_CLIENT_PREFIX}${o.orderId}`)!)?.orders.push(o);
+    const resolveLink = (code: string) => links.get(code);
+    const variantCost = (v: string) => costs.get(v);
+    loaded.set(storeId, {
+      facts: [...byPerson].map(([personId, p]) => ({ personId, ...p, resolveLink, variantCost })),
+      clientIds: clients.map((c) => c.client_id),
+    });
+  }
+  return loaded;
 }

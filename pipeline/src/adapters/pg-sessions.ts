@@ -3,7 +3,7 @@
  * rows differ; only those are deleted and inserted).
  */
 import type { Query } from '../../../storage/db';
-import { keyProbeSql } from '../../../storage/key-probe';
+import { probeKeysOfStores } from '../../../storage/key-probe';
 import { SESSION_COLUMNS } from '../../../storage/schema';
 import { diffSessions, type StoredSession } from '../domain/rollups/sessions';
 import type { Session } from '../domain/sessionize';
@@ -47,13 +47,25 @@ export async function planSessions(
   clientIds: readonly string[],
   sessions: readonly Session[],
 ): Promise<StoreSessionChange> {
-  if (clientIds.length === 0) return { storeId, deleted: [], inserted: [] };
-  const stored = await q<StoredSession>(
+  return (await planSessionsOfStores(q, [{ storeId, clientIds, sessions }]))[0]!;
+}
+
+/** One store's clients and their recomputed sessions. */
+export interface StoreSessions {
+  storeId: string;
+  clientIds: readonly string[];
+  sessions: readonly Session[];
+}
+
+/** `planSessions` for several stores, their stored sessions loaded in one statement; changes in the same order. */
+export async function planSessionsOfStores(q: Query, entries: readonly StoreSessions[]): Promise<StoreSessionChange[]> {
+  const stored = await probeKeysOfStores<StoredSession>(
+    q,
     'views.sessions_load',
-    keyProbeSql({ select: LOADED, from: 'sessions', key: 'client_id' }),
-    [storeId, clientIds],
+    { select: LOADED, from: 'sessions', key: 'client_id' },
+    entries.map((e) => ({ storeId: e.storeId, keys: e.clientIds })),
   );
-  return { storeId, ...diffSessions(stored, sessions) };
+  return entries.map((e) => ({ storeId: e.storeId, ...diffSessions(stored.get(e.storeId)!, e.sessions) }));
 }
 
 /**

@@ -1,11 +1,11 @@
 /**
  * Incremental view maintenance, inside the batch transaction (docs/product.md, Attribution and Operations and
- * Delivery guarantees). For each store in the batch, a fixed sequence of named steps: store the derived facts
- * of what was new (`pg-derived-facts.ts`), resolve identity and lock the affected persons (`pg-identity.ts`),
- * load and recompute those persons, apply the difference to sessions, conversions, credits and analytics rows
- * (`pg-sessions.ts`, `pg-conversions.ts`, `pg-analytics.ts`, their rows and deltas from `domain/rollups/`) and queue the webhook deliveries of the new events; then, for every
- * store, the rollup deltas and product names. The same recomputation serves the reconciliation, so the views
- * equal a recomputation.
+ * Delivery guarantees). A fixed sequence of named steps, each taking every store of the batch: store the derived
+ * facts of what was new (`pg-derived-facts.ts`), resolve identity and lock the affected persons (`pg-identity.ts`),
+ * load and recompute those persons, apply the difference to sessions, conversions, credits and
+ * analytics rows (`pg-sessions.ts`, `pg-conversions.ts`, `pg-analytics.ts`, their rows and deltas from
+ * `domain/rollups/`) and queue the webhook deliveries of the new events; then the rollup deltas and product
+ * names. The same recomputation serves the reconciliation, so the views equal a recomputation.
  */
 import type { Query } from '../../../storage/db';
 import type { Logger } from '../../../runtime/logger';
@@ -19,7 +19,13 @@ import {
   toVariantCosts,
   type VariantCost,
 } from '../domain/facts';
-import { type AddedFacts, type PersonFacts, recomputePerson, unchangedThrough } from '../domain/recompute-person';
+import {
+  type AddedFacts,
+  type PersonFacts,
+  type PersonView,
+  recomputePerson,
+  unchangedThrough,
+} from '../domain/recompute-person';
 import type { MaintainViews, NewFacts } from './pg-batch-writer';
 import { identityEventCandidates, type IdentityEventEnqueuer } from './identity-event-queue';
 import type { AdConversionEnqueuer } from './ad-conversion-queue';
@@ -27,16 +33,21 @@ import { rulesOf, type StoreSettings } from './pg-fact-store';
 import { eventShownOf } from '../../../contracts/src/event-shown';
 import { type EventFactRecord, insertEventFacts, upsertOrderFacts, upsertVariantCosts } from './pg-derived-facts';
 import { IdentityLocksExhaustedError, recordIdentity, updateIdentity } from './pg-identity';
-import { loadPersonFacts } from './pg-person-facts';
-import { planSessions, type StoreSessionChange, writeSessionChanges } from './pg-sessions';
-import { loadStoredConversions, writeConversions } from './pg-conversions';
+import { type LoadedPersons, loadPersonFactsOfStores } from './pg-person-facts';
+import { planSessionsOfStores, type StoreSessionChange, writeSessionChanges } from './pg-sessions';
+import { loadStoredConversionsOfStores, writeConversionsOfStores } from './pg-conversions';
 import { adRollupWrites, spendWrites } from './pg-rollups';
 import { BatchRollups } from './pg-batch-rollups';
 import { attributionRollupRows } from '../domain/rollups/attribution';
-import { type AnalyticsPlan, planAnalytics, queueAnalyticsRollups, writeAnalyticsRowsOfStores } from './pg-analytics';
+import {
+  type AnalyticsPlan,
+  planAnalyticsOfStores,
+  queueAnalyticsRollups,
+  writeAnalyticsRowsOfStores,
+} from './pg-analytics';
 import { upsertProductInfo } from './pg-product-info';
 import { CommittedTouchGroups } from './touch-groups';
-import { storedUnder } from '../domain/rollups/conversions';
+import { type StoredConversions, storedUnder } from '../domain/rollups/conversions';
 import { contributionsOf } from '../domain/rollups/analytics';
 import { spendDeltaOf } from '../domain/rollups/spend';
 import { lockNames } from './pg-advisory-locks';
@@ -185,27 +196,43 @@ interface AffectedPersons {
 }
 
 /**
- * The persons the batch changes, locked: those of its clients and of the clients its new links join, merged
- * where a link joins two, and those whose conversions hold a variant whose unit cost changed.
+ * The persons of every store's clients and of the clients its new links join, locked, merged where a link joins
+ * two. Every store's are locked before any unit cost (`lockChangedCosts`, then the loads' shared locks): one lock
+ * order for every batch.
  */
-async function resolvePersons(q: Query, batch: StoreBatch, lockRounds?: number): Promise<AffectedPersons> {
+async function resolvePersons(
+  q: Query,
+  batches: readonly StoreBatch[],
+  lockRounds: number | undefined,
+): Promise<StorePersonsWork[]> {
+  const resolved = await updateIdentity(
+    q,
+    batches.map((batch) => ({ storeId: batch.store.storeId, batch })),
+    lockRounds,
+  );
+  return batches.map((batch) => {
+    const { persons, mergedAway, mergedInto } = resolved.get(batch.store.storeId)!;
+    return { batch, affected: { persons, mergedAway, inFull: new Set(mergedInto) } };
+  });
+}
+
+/**
+ * Writes a store's new unit costs and adds the persons whose conversions hold a variant whose cost changed to
+ * `affected`, locked and recomputed in full.
+ */
+async function lockChangedCosts(q: Query, batch: StoreBatch, affected: AffectedPersons): Promise<void> {
   const storeId = batch.store.storeId;
-  const { persons, mergedAway, mergedInto } = await updateIdentity(q, storeId, batch, lockRounds);
-  const inFull = new Set(mergedInto);
-  // After the identity locks, like the shared cost locks of the recomputation (one lock order).
   const changedVariants = await upsertVariantCosts(q, storeId, batch.costs);
-  if (changedVariants.length) {
-    const viaProducts = await q<{ person_id: string }>(
-      'views.persons_of_variants',
-      'select distinct person_id from conversions where store_id = $1 and variant_ids && $2::text[]',
-      [storeId, changedVariants],
-    );
-    const extra = viaProducts.map((r) => r.person_id).filter((p) => !persons.has(p));
-    await lockNames(q, 'identity.lock', storeId, 'person', extra);
-    for (const p of extra) persons.add(p);
-    for (const p of viaProducts) inFull.add(p.person_id);
-  }
-  return { persons, mergedAway, inFull };
+  if (changedVariants.length === 0) return;
+  const viaProducts = await q<{ person_id: string }>(
+    'views.persons_of_variants',
+    'select distinct person_id from conversions where store_id = $1 and variant_ids && $2::text[]',
+    [storeId, changedVariants],
+  );
+  const extra = viaProducts.map((r) => r.person_id).filter((p) => !affected.persons.has(p));
+  await lockNames(q, 'identity.lock', storeId, 'person', extra);
+  for (const p of extra) affected.persons.add(p);
+  for (const p of viaProducts) affected.inFull.add(p.person_id);
 }
 
 /** Whether all of a person's facts came with this batch: nothing was stored before to extend. */
@@ -213,7 +240,7 @@ function isNewPerson(f: PersonFacts, added: AddedFacts): boolean {
   return f.events.every((e) => added.eventIds.has(e.eventId)) && f.orders.every((o) => added.orderIds.has(o.orderId));
 }
 
-/** What one store's maintenance shares with the batch around it. */
+/** What the persons' maintenance shares with the batch around it. */
 interface StoreStep {
   q: Query;
   hooks: MaintainerHooks;
@@ -227,19 +254,34 @@ interface StoreStep {
   afterCommit: (fn: () => void) => void;
 }
 
-/**
- * Loads the affected persons' facts, recomputes them and applies the difference to sessions, conversions, credits
- * and analytics rows; queues their rollup deltas and the webhook deliveries of the batch's new events.
- */
-async function maintainPersons(ctx: StoreStep, batch: StoreBatch, affected: AffectedPersons): Promise<void> {
-  const { q, hooks, lap, rollups } = ctx;
-  const storeId = batch.store.storeId;
+/** A store of the batch with persons to recompute. */
+interface StorePersonsWork {
+  batch: StoreBatch;
+  affected: AffectedPersons;
+}
+
+/** A store's persons recomputed: what the writes after the recomputation read. */
+interface Recomputed extends StorePersonsWork {
+  storeId: string;
+  rules: ReturnType<typeof rulesOf>;
+  personIds: string[];
+  /** The recomputed persons and those merged into them: whose stored rows are replaced. */
+  replaced: string[];
+  loaded: LoadedPersons;
+  stored: StoredConversions;
+  views: PersonView[];
+}
+
+/** Recomputes one store's loaded persons: extended after what the views hold where it can, else in full. */
+function recomputeStore(
+  hooks: MaintainerHooks,
+  work: StorePersonsWork,
+  personIds: string[],
+  loaded: LoadedPersons,
+  stored: StoredConversions,
+): Recomputed {
+  const { batch, affected } = work;
   const rules = rulesOf(batch.store);
-  const personIds = [...affected.persons].sort();
-  const replaced = [...personIds, ...affected.mergedAway];
-  const loaded = await loadPersonFacts(q, storeId, personIds);
-  const stored = await loadStoredConversions(q, storeId, replaced);
-  lap('load');
   const added: AddedFacts = {
     eventIds: new Set(batch.events.map((e) => e.eventId)),
     orderIds: new Set(batch.orders.map((o) => o.orderId)),
@@ -255,61 +297,108 @@ async function maintainPersons(ctx: StoreStep, batch: StoreBatch, affected: Affe
     return recomputePerson(f, rules, { through, stored: storedUnder(stored, f.personId) });
   });
   hooks.onRecomputed?.(counts);
+  const storeId = batch.store.storeId;
+  return {
+    ...work,
+    storeId,
+    rules,
+    personIds,
+    replaced: [...personIds, ...affected.mergedAway],
+    loaded,
+    stored,
+    views,
+  };
+}
+
+/**
+ * Loads the affected persons' facts of every store, recomputes them and applies the difference to sessions,
+ * conversions, credits and analytics rows; queues their rollup deltas and the webhook deliveries of the batch's
+ * new events. Each load and write is one statement for all the stores (docs/decisions.md, Storage, "A batch's
+ * stores written together").
+ */
+async function maintainPersons(ctx: StoreStep, work: readonly StorePersonsWork[]): Promise<void> {
+  const { q, hooks, lap, rollups } = ctx;
+  const persons = work.map((w) => ({ storeId: w.batch.store.storeId, personIds: [...w.affected.persons].sort() }));
+  const loaded = await loadPersonFactsOfStores(q, persons);
+  const stored = await loadStoredConversionsOfStores(
+    q,
+    persons.map((p, i) => ({ storeId: p.storeId, keys: [...p.personIds, ...work[i]!.affected.mergedAway] })),
+  );
+  lap('load');
+  const recomputed = work.map((w, i) => {
+    const { storeId, personIds } = persons[i]!;
+    return recomputeStore(hooks, w, personIds, loaded.get(storeId)!, stored.get(storeId)!);
+  });
   lap('recompute');
   // The analytics plan (the stored contributions read, the fresh ones computed, the difference) runs beside
   // the session and attribution writes, whose statements leave the event loop idle, and is written after
   // them (docs/decisions.md, Analytics, "planned beside the writes").
   const memory = { committed: ctx.touchGroups, afterCommit: ctx.afterCommit };
-  const analyticsPlan =
+  const analyticsPlans =
     hooks.analytics === false
       ? undefined
-      : planAnalytics(q, storeId, replaced, contributionsOf(loaded.facts, views, rules.timezone), {
-          memory,
-          sliceMs: ANALYTICS_PLAN_SLICE_MS,
-        });
-  const { sessions, conv } = await besideBackground(analyticsPlan, async () => {
-    const sessions = await planSessions(
+      : planAnalyticsOfStores(
+          q,
+          recomputed.map((r) => ({
+            storeId: r.storeId,
+            personIds: r.replaced,
+            fresh: contributionsOf(r.loaded.facts, r.views, r.rules.timezone),
+          })),
+          { memory, sliceMs: ANALYTICS_PLAN_SLICE_MS },
+        );
+  const { sessions, conv } = await besideBackground(analyticsPlans, async () => {
+    const sessions = await planSessionsOfStores(
       q,
-      storeId,
-      loaded.clientIds,
-      views.flatMap((v) => v.sessions),
+      recomputed.map((r) => ({
+        storeId: r.storeId,
+        clientIds: r.loaded.clientIds,
+        sessions: r.views.flatMap((v) => v.sessions),
+      })),
     );
-    ctx.personRows.sessions.push(sessions);
+    ctx.personRows.sessions.push(...sessions);
     lap('sessions');
-    const conv = await writeConversions(q, storeId, stored, views);
+    const conv = await writeConversionsOfStores(
+      q,
+      recomputed.map((r) => ({ storeId: r.storeId, stored: r.stored, views: r.views })),
+    );
     lap('attribution');
     return { sessions, conv };
   });
-  rollups.add(storeId, attributionRollupRows(conv.delta));
-  if (analyticsPlan) {
-    const plan = await analyticsPlan;
-    ctx.personRows.analytics.push({ storeId, plan });
-    queueAnalyticsRollups(rollups, storeId, plan, memory);
+  for (const r of recomputed) rollups.add(r.storeId, attributionRollupRows(conv.get(r.storeId)!.delta));
+  if (analyticsPlans) {
+    for (const [storeId, plan] of await analyticsPlans) {
+      ctx.personRows.analytics.push({ storeId, plan });
+      queueAnalyticsRollups(rollups, storeId, plan, memory);
+    }
   }
   lap('analytics');
-  rollups.add(storeId, adRollupWrites(conv.adDelta));
-  const destinations = batch.store.destinations ?? { any: true, adPlatforms: true };
-  if (hooks.enqueueIdentityEvents && batch.raw.length && destinations.any) {
-    await hooks.enqueueIdentityEvents(
-      q,
+  for (const [i, r] of recomputed.entries()) {
+    const { storeId, batch } = r;
+    const diff = conv.get(storeId)!;
+    rollups.add(storeId, adRollupWrites(diff.adDelta));
+    const destinations = batch.store.destinations ?? { any: true, adPlatforms: true };
+    if (hooks.enqueueIdentityEvents && batch.raw.length && destinations.any) {
+      await hooks.enqueueIdentityEvents(
+        q,
+        storeId,
+        batch.store.currency,
+        identityEventCandidates(batch.raw, r.loaded.facts, r.views),
+      );
+    }
+    if (hooks.enqueueAdConversions && destinations.adPlatforms)
+      await hooks.enqueueAdConversions(q, storeId, r.loaded.facts, r.views, r.stored);
+    hooks.onApplied?.({
       storeId,
-      batch.store.currency,
-      identityEventCandidates(batch.raw, loaded.facts, views),
+      persons: r.personIds.length,
+      conversionsWritten: diff.written,
+      sessionsWritten: sessions[i]!.inserted.length,
+    });
+    ctx.logger.debug(
+      { storeId, persons: r.personIds.length, merged: r.affected.mergedAway.length, conversions: diff.written },
+      'views maintained',
     );
   }
-  if (hooks.enqueueAdConversions && destinations.adPlatforms)
-    await hooks.enqueueAdConversions(q, storeId, loaded.facts, views, stored);
   lap('webhooks');
-  hooks.onApplied?.({
-    storeId,
-    persons: personIds.length,
-    conversionsWritten: conv.written,
-    sessionsWritten: sessions.inserted.length,
-  });
-  ctx.logger.debug(
-    { storeId, persons: personIds.length, merged: affected.mergedAway.length, conversions: conv.written },
-    'views maintained',
-  );
 }
 
 export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}): MaintainViews {
@@ -326,28 +415,32 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
     const ctx: StoreStep = { q, hooks, logger, lap, rollups, personRows, touchGroups, afterCommit };
     await storeFacts(q, batches);
     lap('facts');
-    for (const batch of batches) {
-      const storeId = batch.store.storeId;
-      if (hooks.factsOnly) {
-        // Bulk loading (replay --rebuild): facts and identity links only; the views are rebuilt once at the end.
-        await upsertVariantCosts(q, storeId, batch.costs);
-        await recordIdentity(q, storeId, batch);
-        lap('identity');
-        continue;
-      }
-      const affected = await resolvePersons(q, batch, hooks.identityLockRounds).catch((err: unknown) => {
+    if (hooks.factsOnly) {
+      // Bulk loading (replay --rebuild): facts and identity links only; the views are rebuilt once at the end.
+      for (const batch of batches) await upsertVariantCosts(q, batch.store.storeId, batch.costs);
+      await recordIdentity(
+        q,
+        batches.map((batch) => ({ storeId: batch.store.storeId, batch })),
+      );
+      lap('identity');
+    } else {
+      // Identity locks of every store, then the changed unit costs' and their persons', then the persons' loads
+      // under shared cost locks: the one lock order of every batch (docs/decisions.md, Storage).
+      const work = await resolvePersons(q, batches, hooks.identityLockRounds).catch((err: unknown) => {
         if (err instanceof IdentityLocksExhaustedError) {
           logger.warn(
-            { storeId, unlocked: err.unlocked, rounds: err.rounds },
+            { storeId: err.storeId, unlocked: err.unlocked, rounds: err.rounds },
             'identity locks exhausted: persons kept being merged by another batch; retrying the batch',
           );
-          hooks.onIdentityLocksExhausted?.(storeId);
+          hooks.onIdentityLocksExhausted?.(err.storeId);
         }
         throw err;
       });
+      for (const w of work) await lockChangedCosts(q, w.batch, w.affected);
       lap('identity');
-      rollups.add(storeId, spendWrites(spendDeltaOf(batch.spend)));
-      if (affected.persons.size > 0) await maintainPersons(ctx, batch, affected);
+      for (const { batch } of work) rollups.add(batch.store.storeId, spendWrites(spendDeltaOf(batch.spend)));
+      const withPersons = work.filter((w) => w.affected.persons.size > 0);
+      if (withPersons.length) await maintainPersons(ctx, withPersons);
     }
     // The persons' rows are theirs alone (their persons are locked): written together, one statement per table.
     await writeSessionChanges(q, personRows.sessions);
