@@ -17,7 +17,12 @@ import {
   creditRowsOf,
   type RollupDelta,
 } from '../domain/rollups/attribution';
-import { planConversions, type StoredConversions } from '../domain/rollups/conversions';
+import {
+  type ConversionChanges,
+  conversionPlanner,
+  planConversions,
+  type StoredConversions,
+} from '../domain/rollups/conversions';
 import { type ConversionView, conversionSignature, type PersonView } from '../domain/recompute-person';
 
 const num = (v: string | number | null): number => (v === null ? 0 : Number(v));
@@ -135,18 +140,25 @@ function keysOfStores(keys: ReadonlyArray<{ storeId: string; keys: readonly stri
 
 /**
  * `writeConversions` for several stores, each statement taking them all (docs/decisions.md, Storage, "A batch's
- * stores written together"); returns each store's diff.
+ * stores written together"); returns each store's diff. `turn`, awaited before each person's digests, gives the
+ * event loop its turns (`eventLoopTurns`).
  */
 export async function writeConversionsOfStores(
   q: Query,
   entries: readonly StoreConversions[],
-  opts: { cleared?: boolean } = {},
+  opts: { cleared?: boolean; turn?: () => Promise<void> } = {},
 ): Promise<Map<string, ConversionDiff>> {
   const diffs = new Map<string, ConversionDiff>();
-  const plans = entries.map((e) => {
+  const plans: Array<{ storeId: string } & ConversionChanges> = [];
+  for (const e of entries) {
     diffs.set(e.storeId, { written: 0, removed: 0, delta: new Map(), adDelta: new Map() });
-    return { storeId: e.storeId, ...planConversions(e.stored, e.views, digestOf, opts.cleared) };
-  });
+    const planner = conversionPlanner(e.stored, digestOf, opts.cleared);
+    for (const pv of e.views) {
+      await opts.turn?.();
+      planner.add(pv);
+    }
+    plans.push({ storeId: e.storeId, ...planner.changes() });
+  }
   if (plans.some((p) => p.retract.length)) {
     const removed = await q<CreditDbRow & { credit_store: string }>(
       'views.credits_delete',

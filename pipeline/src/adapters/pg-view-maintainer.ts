@@ -51,13 +51,21 @@ import { type StoredConversions, storedUnder } from '../domain/rollups/conversio
 import { contributionsOf } from '../domain/rollups/analytics';
 import { spendDeltaOf } from '../domain/rollups/spend';
 import { lockNames } from './pg-advisory-locks';
-import { besideBackground } from './beside-statements';
+import { besideBackground, eventLoopTurns } from './beside-statements';
 
 /**
  * Longest stretch of the analytics plan's JavaScript before the event loop gets a turn: the statements it
  * runs beside wait up to this long for their replies to be handled.
  */
 const ANALYTICS_PLAN_SLICE_MS = 0.25;
+
+/**
+ * Longest stretch of the persons' recomputation, and of the conversions' digests, before the event loop gets a
+ * turn. A batch recomputes every store's persons in one pass, and a person with a long history takes tens of
+ * milliseconds: without turns the other batch in flight, and an API sharing the process, would wait for all of
+ * them (docs/decisions.md, Storage, "A batch's stores written together").
+ */
+const RECOMPUTE_SLICE_MS = 2;
 
 /** The steps of a store's maintenance, in the order a batch runs them. */
 export const MAINTENANCE_STEPS = [
@@ -273,13 +281,14 @@ interface Recomputed extends StorePersonsWork {
 }
 
 /** Recomputes one store's loaded persons: extended after what the views hold where it can, else in full. */
-function recomputeStore(
+async function recomputeStore(
   hooks: MaintainerHooks,
   work: StorePersonsWork,
   personIds: string[],
   loaded: LoadedPersons,
   stored: StoredConversions,
-): Recomputed {
+  turn: () => Promise<void>,
+): Promise<Recomputed> {
   const { batch, affected } = work;
   const rules = rulesOf(batch.store);
   const added: AddedFacts = {
@@ -287,15 +296,18 @@ function recomputeStore(
     orderIds: new Set(batch.orders.map((o) => o.orderId)),
   };
   const counts = { extended: 0, full: 0, new: 0 };
-  const views = loaded.facts.map((f) => {
+  const views: PersonView[] = [];
+  for (const f of loaded.facts) {
+    await turn();
     const through = affected.inFull.has(f.personId) ? null : unchangedThrough(f, added);
     if (through === null) {
       counts[isNewPerson(f, added) ? 'new' : 'full']++;
-      return recomputePerson(f, rules);
+      views.push(recomputePerson(f, rules));
+    } else {
+      counts.extended++;
+      views.push(recomputePerson(f, rules, { through, stored: storedUnder(stored, f.personId) }));
     }
-    counts.extended++;
-    return recomputePerson(f, rules, { through, stored: storedUnder(stored, f.personId) });
-  });
+  }
   hooks.onRecomputed?.(counts);
   const storeId = batch.store.storeId;
   return {
@@ -325,10 +337,12 @@ async function maintainPersons(ctx: StoreStep, work: readonly StorePersonsWork[]
     persons.map((p, i) => ({ storeId: p.storeId, keys: [...p.personIds, ...work[i]!.affected.mergedAway] })),
   );
   lap('load');
-  const recomputed = work.map((w, i) => {
+  const turn = eventLoopTurns(RECOMPUTE_SLICE_MS);
+  const recomputed: Recomputed[] = [];
+  for (const [i, w] of work.entries()) {
     const { storeId, personIds } = persons[i]!;
-    return recomputeStore(hooks, w, personIds, loaded.get(storeId)!, stored.get(storeId)!);
-  });
+    recomputed.push(await recomputeStore(hooks, w, personIds, loaded.get(storeId)!, stored.get(storeId)!, turn));
+  }
   lap('recompute');
   // The analytics plan (the stored contributions read, the fresh ones computed, the difference) runs beside
   // the session and attribution writes, whose statements leave the event loop idle, and is written after
@@ -360,6 +374,7 @@ async function maintainPersons(ctx: StoreStep, work: readonly StorePersonsWork[]
     const conv = await writeConversionsOfStores(
       q,
       recomputed.map((r) => ({ storeId: r.storeId, stored: r.stored, views: r.views })),
+      { turn },
     );
     lap('attribution');
     return { sessions, conv };

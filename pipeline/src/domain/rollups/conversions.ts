@@ -35,18 +35,36 @@ export function planConversions(
   digestOf: (c: ConversionView, personId: string) => string,
   cleared = false,
 ): ConversionChanges {
+  const planner = conversionPlanner(stored, digestOf, cleared);
+  for (const pv of views) planner.add(pv);
+  return planner.changes();
+}
+
+/**
+ * `planConversions` a person at a time, for a caller that gives the event loop turns between persons: `add`
+ * every recomputed person, then read `changes` once.
+ */
+export function conversionPlanner(
+  stored: StoredConversions,
+  digestOf: (c: ConversionView, personId: string) => string,
+  cleared = false,
+): { add: (pv: PersonView) => void; changes: () => ConversionChanges } {
   const fresh: ConversionChanges['fresh'] = [];
   const keep = new Set<string>();
-  for (const pv of views) {
-    for (const c of pv.conversions) {
-      const k = CONVERSION_KEY.of(c);
-      keep.add(k);
-      if (pv.unchanged.has(c)) continue;
-      const digest = digestOf(c, pv.personId);
-      if (stored.get(k)?.digest !== digest) fresh.push({ view: c, personId: pv.personId, digest });
-    }
-  }
-  const gone = [...stored.keys()].filter((k) => !keep.has(k));
-  const retract = cleared ? [] : [...new Set([...gone, ...fresh.map((f) => CONVERSION_KEY.of(f.view))])];
-  return { fresh, gone, retract };
+  return {
+    add(pv) {
+      for (const c of pv.conversions) {
+        const k = CONVERSION_KEY.of(c);
+        keep.add(k);
+        if (pv.unchanged.has(c)) continue;
+        const digest = digestOf(c, pv.personId);
+        if (stored.get(k)?.digest !== digest) fresh.push({ view: c, personId: pv.personId, digest });
+      }
+    },
+    changes() {
+      const gone = [...stored.keys()].filter((k) => !keep.has(k));
+      const retract = cleared ? [] : [...new Set([...gone, ...fresh.map((f) => CONVERSION_KEY.of(f.view))])];
+      return { fresh, gone, retract };
+    },
+  };
 }
