@@ -61,8 +61,9 @@ function gcdOfDoubles(a: number, b: number): number {
 
 /**
  * The same split as apportionInBigInts, in doubles, where every intermediate integer stays below
- * EXACT_IN_DOUBLES (first, last, linear and position with amounts of any realistic size); null otherwise
- * (time decay's large denominators), or when the weights do not sum to 1 (the BigInt path reports it).
+ * EXACT_IN_DOUBLES (every model's weight units, and amounts of any realistic size except under time decay, whose
+ * large numerators take larger amounts to BigInt); null otherwise, or when the weights do not sum to 1 (the
+ * BigInt path reports it).
  * BigInt arithmetic was about half of a long-history person's recomputation (docs/decisions.md, Shape of the code).
  */
 function apportionInDoubles(total: number, weights: readonly Fraction[]): number[] | null {
@@ -72,18 +73,22 @@ function apportionInDoubles(total: number, weights: readonly Fraction[]): number
     if (lcm > EXACT_IN_DOUBLES) return null;
   }
   const magnitude = Math.abs(total);
-  if (magnitude * lcm > EXACT_IN_DOUBLES) return null;
   const scaled: number[] = [];
   let sum = 0;
+  let largest = 0;
   for (const w of weights) {
     const s = w.num * (lcm / w.den);
     sum += s;
     if (sum > lcm) return null;
+    if (s > largest) largest = s;
     scaled.push(s);
   }
   if (sum !== lcm) return null;
+  // Bounded by the largest scaled weight, not by lcm: time decay's weights share one denominator of some 2^38
+  // over 200 touchpoints, each numerator at most 2^32, so a million weight units still split in doubles.
+  if (magnitude * largest > EXACT_IN_DOUBLES) return null;
 
-  // Exact share magnitude * s / lcm = floor + rem / lcm, every product at most magnitude * lcm.
+  // Exact share magnitude * s / lcm = floor + rem / lcm, every product at most magnitude * largest.
   const floors: number[] = [];
   const order: Array<{ rem: number; index: number }> = [];
   let leftover = magnitude;
