@@ -256,10 +256,14 @@ interface StoreStep {
   lap: (step: MaintenanceStep) => void;
   /** The batch's rollup rows, written after every store's rows (see createViewMaintainer). */
   rollups: BatchRollups;
-  /** The batch's session and analytics rows of its persons, written for all stores at once after the last store. */
-  personRows: { sessions: StoreSessionChange[]; analytics: Array<{ storeId: string; plan: AnalyticsPlan }> };
   touchGroups: CommittedTouchGroups;
   afterCommit: (fn: () => void) => void;
+}
+
+/** The session and analytics rows of a batch's persons, every store's, written together after the persons' step. */
+interface PersonRows {
+  sessions: StoreSessionChange[];
+  analytics: Array<{ storeId: string; plan: AnalyticsPlan }>;
 }
 
 /** A store of the batch with persons to recompute. */
@@ -323,12 +327,12 @@ async function recomputeStore(
 }
 
 /**
- * Loads the affected persons' facts of every store, recomputes them and applies the difference to sessions,
- * conversions, credits and analytics rows; queues their rollup deltas and the webhook deliveries of the batch's
- * new events. Each load and write is one statement for all the stores (docs/decisions.md, Storage, "A batch's
- * stores written together").
+ * Loads the affected persons' facts of every store, recomputes them and writes the difference to conversions and
+ * credits; queues their rollup deltas and the webhook deliveries of the batch's new events, and returns the
+ * changes of their sessions and analytics rows, which the batch writes after this step. Each load and write is one
+ * statement for all the stores (docs/decisions.md, Storage, "A batch's stores written together").
  */
-async function maintainPersons(ctx: StoreStep, work: readonly StorePersonsWork[]): Promise<void> {
+async function maintainPersons(ctx: StoreStep, work: readonly StorePersonsWork[]): Promise<PersonRows> {
   const { q, hooks, lap, rollups } = ctx;
   const persons = work.map((w) => ({ storeId: w.batch.store.storeId, personIds: [...w.affected.persons].sort() }));
   const loaded = await loadPersonFactsOfStores(q, persons);
@@ -369,7 +373,6 @@ async function maintainPersons(ctx: StoreStep, work: readonly StorePersonsWork[]
         sessions: r.views.flatMap((v) => v.sessions),
       })),
     );
-    ctx.personRows.sessions.push(...sessions);
     lap('sessions');
     const conv = await writeConversionsOfStores(
       q,
@@ -380,9 +383,10 @@ async function maintainPersons(ctx: StoreStep, work: readonly StorePersonsWork[]
     return { sessions, conv };
   });
   for (const r of recomputed) rollups.add(r.storeId, attributionRollupRows(conv.get(r.storeId)!.delta));
+  const analytics: PersonRows['analytics'] = [];
   if (analyticsPlans) {
     for (const [storeId, plan] of await analyticsPlans) {
-      ctx.personRows.analytics.push({ storeId, plan });
+      analytics.push({ storeId, plan });
       queueAnalyticsRollups(rollups, storeId, plan, memory);
     }
   }
@@ -414,6 +418,7 @@ async function maintainPersons(ctx: StoreStep, work: readonly StorePersonsWork[]
     );
   }
   lap('webhooks');
+  return { sessions, analytics };
 }
 
 export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}): MaintainViews {
@@ -426,8 +431,8 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
     // on. They are written last, all stores together in the one order every worker uses, so the wait covers only
     // those writes and the commit (docs/decisions.md, Storage, "Two batches in flight").
     const rollups = new BatchRollups();
-    const personRows: StoreStep['personRows'] = { sessions: [], analytics: [] };
-    const ctx: StoreStep = { q, hooks, logger, lap, rollups, personRows, touchGroups, afterCommit };
+    const ctx: StoreStep = { q, hooks, logger, lap, rollups, touchGroups, afterCommit };
+    let personRows: PersonRows = { sessions: [], analytics: [] };
     await storeFacts(q, batches);
     lap('facts');
     if (hooks.factsOnly) {
@@ -455,7 +460,7 @@ export function createViewMaintainer(logger: Logger, hooks: MaintainerHooks = {}
       lap('identity');
       for (const { batch } of work) rollups.add(batch.store.storeId, spendWrites(spendDeltaOf(batch.spend)));
       const withPersons = work.filter((w) => w.affected.persons.size > 0);
-      if (withPersons.length) await maintainPersons(ctx, withPersons);
+      if (withPersons.length) personRows = await maintainPersons(ctx, withPersons);
     }
     // The persons' rows are theirs alone (their persons are locked): written together, one statement per table.
     await writeSessionChanges(q, personRows.sessions);
