@@ -3,13 +3,22 @@
  * store of 38,800 events over 70 days (several sessions and devices per person, identity joins, orders with
  * their refunds) pushed through `POST /events` and `/orders` 250 at a time from 4 connections while the pipeline
  * runs. Figures: the rate the API accepted the events at, and the rate end to end, from the first request to the
- * last message committed by the pipeline, as its own metrics say; with where the pipeline's time went (batch
- * steps, statements, persons recomputed). The rate end to end is compared with the stream-to-views rate of the
+ * last message committed by the pipeline, as its own metrics say; the CPU each process spent per event (the API,
+ * the pipeline, PostgreSQL, nats-server); and where the pipeline's time went (batch steps, statements, persons
+ * recomputed). The rate end to end is compared with the stream-to-views rate of the
  * same workload (`npm run bench -- pipeline`) and of page views alone (`npm run bench -- ingest`).
  */
 import { planDemo } from '../demo/generate';
 import { pushDemo } from '../demo/push';
-import { committedMessages, cpuSecondsIn, startBenchEnv, waitForCommitted, waitForPushes } from './bench-env';
+import {
+  committedMessages,
+  cpuSeconds,
+  cpuSecondsIn,
+  startBenchEnv,
+  waitForCommitted,
+  waitForPushes,
+} from './bench-env';
+import { serverCpuPerEvent } from './server-cpu';
 import { batchTimeBySteps, dbTimeByTag, personsRecomputed } from './pipeline';
 
 export interface ImportBenchOptions {
@@ -30,6 +39,8 @@ export async function benchImport(opts: ImportBenchOptions): Promise<void> {
       days: opts.days,
     });
     const before = await env.pipelineMetrics();
+    const apiCpuBefore = await cpuSeconds(`${env.apiUrl}/metrics`);
+    const serversBefore = env.serverCpu();
     const atStart = await committedMessages(env);
     const started = Date.now();
     const pushed = await pushDemo({
@@ -45,6 +56,9 @@ export async function benchImport(opts: ImportBenchOptions): Promise<void> {
     await waitForPushes(env, 'order', pushed.orders);
     const seconds = (Date.now() - started) / 1000;
     const after = await env.pipelineMetrics();
+    const apiCpuAfter = await cpuSeconds(`${env.apiUrl}/metrics`);
+    const serversAfter = env.serverCpu();
+    const perEvent = (s: number) => Math.round((s * 1e6) / pushed.events);
     console.log(
       JSON.stringify(
         {
@@ -59,9 +73,11 @@ export async function benchImport(opts: ImportBenchOptions): Promise<void> {
           api_seconds: Number(accepted.toFixed(2)),
           end_to_end_events_per_s: Math.round(pushed.events / seconds),
           end_to_end_seconds: Number(seconds.toFixed(2)),
-          pipeline_cpu_us_per_event: Math.round(
-            ((cpuSecondsIn(after, 'the pipeline') - cpuSecondsIn(before, 'the pipeline')) * 1e6) / pushed.events,
-          ),
+          cpu_us_per_event: {
+            api: perEvent(apiCpuAfter - apiCpuBefore),
+            pipeline: perEvent(cpuSecondsIn(after, 'the pipeline') - cpuSecondsIn(before, 'the pipeline')),
+            ...serverCpuPerEvent(serversBefore, serversAfter, pushed.events),
+          },
           batch_time_by_step: batchTimeBySteps(before, after),
           db_seconds_by_statement: dbTimeByTag(before, after, 12),
           persons_recomputed: personsRecomputed(before, after),
