@@ -89,6 +89,8 @@ interface Pending {
   /** The subject's partition and lane, read once per message. */
   partition: number;
   overflow: boolean;
+  /** The store the subject names: a store's overflow messages wait for its live ones (batch-while-busy.ts). */
+  storeId: string;
   decoded?: BatchItem['decoded'];
 }
 
@@ -204,7 +206,10 @@ export function buildPipeline(
       const subject = parseEventSubject(msg.subject);
       const partition = subject?.partition ?? 0;
       const overflow = shared && subject?.overflow === true;
-      return overflow ? { msg, partition, overflow } : { msg, partition, overflow, decoded: decode(msg) };
+      const storeId = subject?.storeId ?? '';
+      return overflow
+        ? { msg, partition, overflow, storeId }
+        : { msg, partition, overflow, storeId, decoded: decode(msg) };
     }),
     batchWhileBusy(
       () => sizeBound.current(),
@@ -218,6 +223,7 @@ export function buildPipeline(
             deferred: (p) => p.overflow,
             sizeWhileShared: () => sizeBound.within(opts.sharedBatchTargetMs ?? 0),
             recentMs: LIVE_RECENT_MS,
+            groupOf: (p) => p.storeId,
           }
         : undefined,
     ),
