@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { positiveFraction, positiveInteger } from './cli-numbers';
+import { nonNegativeInteger, positiveFraction, positiveInteger } from './cli-numbers';
 
 describe('positiveInteger', () => {
   it('reads a whole number from 1, surrounding spaces allowed', () => {
@@ -15,6 +15,19 @@ describe('positiveInteger', () => {
       );
     expect(() => positiveInteger()('x')).toThrow('must be a positive integer');
     expect(() => positiveInteger('days', 3660)('3661')).toThrow('days must be between 1 and 3660');
+  });
+});
+
+describe('nonNegativeInteger', () => {
+  it('reads a whole number from 0', () => {
+    expect(nonNegativeInteger()('0')).toBe(0);
+    expect(nonNegativeInteger('warmup-seconds')(' 10 ')).toBe(10);
+  });
+
+  it.each(['-1', '1.5', 'abc', '', '1e3'])('refuses %p, naming the option', (value) => {
+    expect(() => nonNegativeInteger('warmup-seconds')(value)).toThrow(
+      new InvalidArgumentError('warmup-seconds must be 0 or a positive integer'),
+    );
   });
 });
 

@@ -15,6 +15,16 @@ export function positiveInteger(name?: string, max?: number): (value: string) =>
   };
 }
 
+/** A parser of a whole number from 0 (a length that 0 turns off); `name` leads the message when given. */
+export function nonNegativeInteger(name?: string): (value: string) => number {
+  const subject = name ? `${name} ` : '';
+  return (value) => {
+    const n = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+    if (!(n >= 0)) throw new InvalidArgumentError(`${subject}must be 0 or a positive integer`);
+    return n;
+  };
+}
+
 /** A parser of a decimal number above 0 (a share of a core, a ratio); `name` leads the message when given. */
 export function positiveFraction(name?: string): (value: string) => number {
   const subject = name ? `${name} ` : '';

@@ -2,7 +2,9 @@
  * `npm run bench -- fairness`: ten stores on one deployment, one of them bursting. Each store's demo events are
  * pushed through the API at a steady rate; the daemon reports the visibility of each store's events
  * (`pipeline_store_visibility_seconds{store}`, turned on with PIPELINE_VISIBILITY_BY_STORE), read from its metrics.
- * Three phases of `--seconds` each:
+ * A warm-up of `--warmup-seconds` at the steady rate first (a fresh daemon's first batches run cold: unoptimized
+ * JavaScript, new database connections; docs/benchmark-history.md), reported apart. Then three phases of
+ * `--seconds` each:
  * 1. steady: every store at `--rate` events/s;
  * 2. burst: one store at 20 times that, the nine others unchanged;
  * 3. flood: that store pushes as fast as the API takes it (a replay of its history), the nine others unchanged.
@@ -27,6 +29,7 @@ export interface FairnessBenchOptions {
   rate: number;
   seconds: number;
   stores: number;
+  warmupSeconds: number;
   steadyOnly?: boolean;
 }
 
@@ -130,17 +133,20 @@ export async function benchFairness(opts: FairnessBenchOptions): Promise<void> {
     }
     const [burst, ...others] = stores as [Store, ...Store[]];
     const paced = (rate: number) => (events: unknown[]) => pushPaced(env.apiUrl, burst.ingestKey, events, rate);
-    const phases = [
-      await phase(
-        env,
-        'steady',
-        others,
-        burst,
-        opts,
-        (e) => paced(opts.rate)(e.slice(0, opts.rate * opts.seconds)),
-        1000,
-      ),
-    ];
+    const steadyPush = (seconds: number) => (e: unknown[]) => paced(opts.rate)(e.slice(0, opts.rate * seconds));
+    const warmup =
+      opts.warmupSeconds > 0
+        ? await phase(
+            env,
+            'warmup',
+            others,
+            burst,
+            { ...opts, seconds: opts.warmupSeconds },
+            steadyPush(opts.warmupSeconds),
+            500,
+          )
+        : null;
+    const phases = [await phase(env, 'steady', others, burst, opts, steadyPush(opts.seconds), 1000)];
     if (!opts.steadyOnly) {
       phases.push(await phase(env, 'burst_20x', others, burst, opts, paced(opts.rate * 20), 2000));
       phases.push(
@@ -167,7 +173,7 @@ export async function benchFairness(opts: FairnessBenchOptions): Promise<void> {
     }
     console.log(
       JSON.stringify(
-        { bench: 'fairness', stores: opts.stores, rate: opts.rate, seconds: opts.seconds, phases },
+        { bench: 'fairness', stores: opts.stores, rate: opts.rate, seconds: opts.seconds, warmup, phases },
         null,
         2,
       ),

@@ -7,6 +7,7 @@
  *   npm run bench -- api        [--events 1000000] [--seconds 20] [--concurrency 4] [--ingest-rate 1000]
  *   npm run bench -- history    [--events 100000] [--persons 5] [--each 5000] [--carts-every n] [--landings n]
  *   npm run bench -- analytics-cost [--events 100000] [--rounds 1]
+ *   npm run bench -- fairness   [--rate 100] [--seconds 20] [--stores 10] [--warmup-seconds 10] [--steady-only]
  *   npm run bench -- startup    [--rounds 3]
  *   npm run bench -- hooks      [--webhooks 2000] [--shops 5] [--concurrency 20]
  *   npm run bench -- dashboard  [--events 2500] [--loads 10]
@@ -19,7 +20,7 @@
  *   npm run bench -- repair     [--events 100000] [--runs 3] [--rebuild]
  */
 import { Command, Option } from 'commander';
-import { positiveFraction, positiveInteger } from '../cli-numbers';
+import { nonNegativeInteger, positiveFraction, positiveInteger } from '../cli-numbers';
 import { benchAdConversions, type AdConversionsBenchOptions } from './ad-conversions';
 import { benchFairness, type FairnessBenchOptions } from './fairness';
 import { benchIngest, type IngestBenchOptions } from './ingest';
@@ -92,6 +93,12 @@ program
   .option('--rate <n>', 'events/s of each store (the bursting one: 20 times that)', positiveInteger('rate'), 100)
   .option('--seconds <n>', 'length of each phase', positiveInteger('seconds'), 20)
   .option('--stores <n>', 'stores, the first of them bursting', positiveInteger('stores'), 10)
+  .option(
+    '--warmup-seconds <n>',
+    'unmeasured steady phase first, reported apart (0: none)',
+    nonNegativeInteger('warmup-seconds'),
+    10,
+  )
   .option('--steady-only', 'run the steady phase only (to profile it)', false)
   .action((o: FairnessBenchOptions) => benchFairness(o));
 
