@@ -273,21 +273,17 @@ describe('batchWhileBusy in virtual time (marbles: one frame is 1 ms)', () => {
   });
 
   describe('with shares: lower-case items live, upper-case ones deferred (the overflow partitions)', () => {
-    /** Every item its own group unless `groupOf` says otherwise: no live item is of a deferred one's group. */
-    const shares = (sizeWhileShared: number, recentMs: number, groupOf = (item: string) => item) => ({
+    const shares = (sizeWhileShared: number, recentMs: number) => ({
       deferred: (item: string) => item !== item.toLowerCase(),
       sizeWhileShared: () => sizeWhileShared,
       recentMs,
-      groupOf,
     });
-    const run = (marbles: string, frames: number[], recentMs: number, groupOf?: (item: string) => string) =>
+    const run = (marbles: string, frames: number[], recentMs: number) =>
       scheduler.run(({ hot, cold }) => {
         hot(marbles)
-          .pipe(batchWhileBusy(8, 1, applyTaking(cold, frames), 1, scheduler, undefined, shares(4, recentMs, groupOf)))
+          .pipe(batchWhileBusy(8, 1, applyTaking(cold, frames), 1, scheduler, undefined, shares(4, recentMs)))
           .subscribe();
       });
-    /** Two stores: a to m (and A to M) are store x's, n to z store y's. */
-    const storeOf = (item: string) => (item.toLowerCase() < 'n' ? 'x' : 'y');
     const batches = () => started.map(([t, batch]) => `${t}:${batch.join('')}`);
 
     it('batches the backlog apart, in short batches while live items come, between the live batches', () => {
@@ -316,38 +312,6 @@ describe('batchWhileBusy in virtual time (marbles: one frame is 1 ms)', () => {
     it('goes back to full batches of the backlog once the live items stopped for recentMs', () => {
       run('a 1ms (ABCDEFGHIJKLMNOP) 100ms |', [1, 40, 1], 20);
       expect(batches()).toEqual(['1:a', '2:ABCD', '42:EFGHIJKL', '43:MNOP']);
-    });
-
-    it("keeps a store's deferred items until its live ones are applied, in full batches when no other store came", () => {
-      // Store x's live backlog 'abc...' is applied first (10 ms a batch); its deferred items wait for it even though
-      // nothing else is in flight between its batches, then go eight at a time: only store x sent anything.
-      run('(abcdefghijkl) (ABCDEFGHIJ) 100ms |', [10], 1000, storeOf);
-      expect(batches()).toEqual(['0:abcdefgh', '10:ijkl', '20:ABCDEFGH', '30:IJ']);
-    });
-
-    it("lets another store's deferred items pass those held back", () => {
-      // x's live 'abc' is in flight from 1 to 11 while both stores' deferred items come: y's go at once, beside it
-      // and in a full batch (x, overflowing too, is no other store to protect), x's wait for x's live batch.
-      run('(abc) (ABCNOPQRS) 5ms (def) 100ms |', [10], 1000, storeOf);
-      expect(batches()).toEqual(['1:abc', '5:NOPQR', '15:ABCS', '22:def']);
-    });
-
-    it('keeps the backlog to short batches between the live ones while a store with nothing deferred sends', () => {
-      // y sends live items only: x's backlog waits for the live batch, then goes four at a time.
-      run('(abcnop) (ABCDEFGHIJ) 100ms |', [10], 1000, storeOf);
-      expect(batches()).toEqual(['1:abcnop', '11:ABCD', '21:EFGH', '31:IJ']);
-    });
-
-    it('starts a held-back backlog once it let SHARED_TURN live batches of its own store pass', () => {
-      // Store x sends live items without end; its deferred 'ABCD' does not wait for them forever.
-      const live = 'abcdefghijklm'.split('');
-      const items = [...live, ...live, ...live].slice(0, SHARED_TURN + 4);
-      run(`a 1ms (ABCD) ${items.slice(1).join(' 9ms ')} 50ms |`, [10], 1000, storeOf);
-      const order = started.map(([, batch]) => batch.join(''));
-      expect(order.indexOf('ABCD')).toBe(SHARED_TURN + 1);
-      const at = started.map(([t]) => t);
-      // It started beside the live batch it let pass last.
-      expect(at[SHARED_TURN + 1]).toBe(at[SHARED_TURN]);
     });
   });
 });

@@ -17,11 +17,7 @@
  * coming to a lane (one came within `recentMs`), the lane's batches of deferred items are bounded by
  * `sizeWhileShared()` and start only while no batch of the others is in flight in the lane, so that the others'
  * batches have the machine to themselves; a backlog passed over by `SHARED_TURN` batches of the others in a row
- * starts beside the next one, so that it is never starved. Items belong to groups (`shares.groupOf`, the pipeline's
- * stores): a deferred item waits while its own group still has items in the lane that are not deferred (a store's
- * earlier live messages go first, and the two batches do not wait on each other's locks on its clients), and only
- * the items of groups with nothing deferred count as others, so a lane that holds one bursting group and nothing
- * else gets full batches.
+ * starts beside the next one, so that it is never starved.
  *
  * `apply` returns its result as an ObservableInput (a Promise, or an Observable emitting it and
  * completing); a batch holds its slot until that completes. Time comes from `scheduler`, so tests can run
@@ -44,8 +40,6 @@ export interface LaneShares<T> {
   sizeWhileShared(): number;
   /** How long after the last item that is not deferred its lane still counts as shared. */
   recentMs: number;
-  /** The group of an item (the pipeline's store). */
-  groupOf(item: T): string;
 }
 
 /** Batches of the others a waiting backlog lets pass before it starts beside them. */
@@ -72,57 +66,13 @@ export function batchWhileBusy<T, R>(
       const lanes = Array.from({ length: laneCount }, () => ({
         buffer: [] as T[],
         inFlight: 0,
-        /** With shares: items buffered or in flight, by group. */
-        held: new Map<string, number>(),
-        /** With shares, of a lane of items that are not deferred: when each group's last item came. */
-        lastAtOf: new Map<string, number>(),
+        lastAt: -Infinity,
         /** Of a lane of deferred items: batches of its sibling it let pass while it waited. */
         passed: 0,
       }));
-      const count = (held: Map<string, number>, group: string, by: number): void => {
-        const n = (held.get(group) ?? 0) + by;
-        if (n > 0) held.set(group, n);
-        else held.delete(group);
-      };
-      /**
-       * A lane of deferred items whose sibling had an item within `recentMs` from a group with nothing deferred
-       * in this lane.
-       */
-      const shared = (index: number): boolean => {
-        if (!shares || index % 2 === 0) return false;
-        const deferred = lanes[index]!.held;
-        const now = scheduler.now();
-        for (const [group, at] of lanes[index - 1]!.lastAtOf) {
-          if (now - at >= shares.recentMs) lanes[index - 1]!.lastAtOf.delete(group);
-          else if (!deferred.has(group)) return true;
-        }
-        return false;
-      };
-      /**
-       * The next batch of a lane, taken from its buffer: for a lane of deferred items that has not let
-       * SHARED_TURN batches pass yet, only items of groups with nothing buffered or in flight in its sibling.
-       */
-      const takeBatch = (index: number, maxSize: number): T[] => {
-        const lane = lanes[index]!;
-        if (!shares || index % 2 === 0 || lane.passed >= SHARED_TURN) return lane.buffer.splice(0, maxSize);
-        const live = lanes[index - 1]!.held;
-        const batch: T[] = [];
-        const rest: T[] = [];
-        for (const item of lane.buffer) {
-          if (batch.length < maxSize && !live.has(shares.groupOf(item))) batch.push(item);
-          else rest.push(item);
-        }
-        lane.buffer = rest;
-        return batch;
-      };
-      /** A lane of deferred items all of whose groups wait for their items in its sibling. */
-      const allHeldBack = (index: number): boolean => {
-        const lane = lanes[index]!;
-        if (!shares || index % 2 === 0 || lane.passed >= SHARED_TURN) return false;
-        const live = lanes[index - 1]!.held;
-        for (const group of lane.held.keys()) if (!live.has(group)) return false;
-        return true;
-      };
+      /** A lane of deferred items whose sibling had an item within `recentMs`. */
+      const shared = (index: number): boolean =>
+        !!shares && index % 2 === 1 && scheduler.now() - lanes[index - 1]!.lastAt < shares.recentMs;
       const limitOf = (index: number): number => {
         const limit = sizeLimit();
         return shared(index) ? Math.max(1, Math.min(limit, shares!.sizeWhileShared())) : limit;
@@ -151,7 +101,6 @@ export function batchWhileBusy<T, R>(
         if (lane.inFlight >= perLane) return;
         if (shared(index) && lanes[index - 1]!.inFlight > 0 && lane.passed < SHARED_TURN) return;
         if (lane.buffer.length === 0) return completeIfDrained();
-        if (allHeldBack(index)) return;
         if (!force && !done && lane.buffer.length < maxSize) {
           timer ??= scheduler.schedule(() => {
             timer = null;
@@ -159,9 +108,9 @@ export function batchWhileBusy<T, R>(
           }, maxWaitMs);
           return;
         }
-        const batch = takeBatch(index, maxSize);
         lane.inFlight++;
         lane.passed = 0;
+        const batch = lane.buffer.splice(0, maxSize);
         if (lanes.every((l) => l.buffer.length === 0)) clearTimer();
         batches.add(
           from(apply(batch)).subscribe({
@@ -169,7 +118,6 @@ export function batchWhileBusy<T, R>(
             error: (err: unknown) => subscriber.error(err),
             complete: () => {
               lane.inFlight--;
-              if (shares) for (const item of batch) count(lane.held, shares.groupOf(item), -1);
               // What arrived meanwhile already waited at least one batch: send it now.
               pump(index, lane.buffer.length > 0);
               if (shares && index % 2 === 0) {
@@ -191,11 +139,7 @@ export function batchWhileBusy<T, R>(
           const index = shares ? base * 2 + (shares.deferred(item) ? 1 : 0) : base;
           const lane = lanes[index]!;
           lane.buffer.push(item);
-          if (shares) {
-            const group = shares.groupOf(item);
-            count(lane.held, group, 1);
-            if (index % 2 === 0) lane.lastAtOf.set(group, scheduler.now());
-          }
+          lane.lastAt = scheduler.now();
           pump(index, lane.buffer.length >= limitOf(index));
         },
         error: (err: unknown) => subscriber.error(err),

@@ -89,8 +89,6 @@ interface Pending {
   /** The subject's partition and lane, read once per message. */
   partition: number;
   overflow: boolean;
-  /** The store the subject names: a store's overflow messages wait for its live ones (batch-while-busy.ts). */
-  storeId: string;
   decoded?: BatchItem['decoded'];
 }
 
@@ -206,10 +204,7 @@ export function buildPipeline(
       const subject = parseEventSubject(msg.subject);
       const partition = subject?.partition ?? 0;
       const overflow = shared && subject?.overflow === true;
-      const storeId = subject?.storeId ?? '';
-      return overflow
-        ? { msg, partition, overflow, storeId }
-        : { msg, partition, overflow, storeId, decoded: decode(msg) };
+      return overflow ? { msg, partition, overflow } : { msg, partition, overflow, decoded: decode(msg) };
     }),
     batchWhileBusy(
       () => sizeBound.current(),
@@ -223,7 +218,6 @@ export function buildPipeline(
             deferred: (p) => p.overflow,
             sizeWhileShared: () => sizeBound.within(opts.sharedBatchTargetMs ?? 0),
             recentMs: LIVE_RECENT_MS,
-            groupOf: (p) => p.storeId,
           }
         : undefined,
     ),
