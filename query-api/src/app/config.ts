@@ -42,7 +42,7 @@ const schema = z
      * overflow partitions (docs/decisions.md, Ingestion); 0 keeps every store live.
      */
     API_LIVE_EVENTS_PER_STORE: int(1000, 0),
-    API_LIVE_BURST_PER_STORE: int(10_000, 1),
+    API_LIVE_BURST_PER_STORE: int(2_000, 1),
     /** Events per second a store is accepted at while other stores send; 0: not held. */
     API_PACED_EVENTS_PER_STORE: int(2000, 0),
     /** Store webhooks (/hooks/...): requests per second per connection, and per client IP before the lookup. */
