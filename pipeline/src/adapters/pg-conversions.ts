@@ -169,8 +169,8 @@ export async function writeConversionsOfStores(
     );
     const byStore = new Map<string, CreditRow[]>();
     for (const r of removed) {
-      const rows = byStore.get(r.credit_store) ?? [];
-      if (rows.length === 0) byStore.set(r.credit_store, rows);
+      let rows = byStore.get(r.credit_store);
+      if (!rows) byStore.set(r.credit_store, (rows = []));
       rows.push(creditOf(r));
     }
     for (const [storeId, rows] of byStore) {

@@ -35,19 +35,9 @@ export async function writeSessions(
   clientIds: readonly string[],
   sessions: readonly Session[],
 ): Promise<SessionDiff> {
-  const change = await planSessions(q, storeId, clientIds, sessions);
+  const [change] = (await planSessionsOfStores(q, [{ storeId, clientIds, sessions }])) as [StoreSessionChange];
   await writeSessionChanges(q, [change]);
   return { inserted: change.inserted.length, deleted: change.deleted.length };
-}
-
-/** Loads the stored sessions of `clientIds` and works out the rows that differ from `sessions`. */
-export async function planSessions(
-  q: Query,
-  storeId: string,
-  clientIds: readonly string[],
-  sessions: readonly Session[],
-): Promise<StoreSessionChange> {
-  return (await planSessionsOfStores(q, [{ storeId, clientIds, sessions }]))[0]!;
 }
 
 /** One store's clients and their recomputed sessions. */
@@ -57,7 +47,10 @@ export interface StoreSessions {
   sessions: readonly Session[];
 }
 
-/** `planSessions` for several stores, their stored sessions loaded in one statement; changes in the same order. */
+/**
+ * Loads the stored sessions of each store's clients, in one statement for all, and works out the rows that differ
+ * from its recomputed sessions; the changes come in the stores' order.
+ */
 export async function planSessionsOfStores(q: Query, entries: readonly StoreSessions[]): Promise<StoreSessionChange[]> {
   const stored = await probeKeysOfStores<StoredSession>(
     q,
