@@ -69,6 +69,17 @@ async function applyInterleaved(batchA: BatchItem[], batchB: BatchItem[]): Promi
   await appliedB;
 }
 
+/** The cost of goods of the store's add-to-cart conversions, in views that equal a recomputation. */
+async function expectCartCogs(storeId: string, cogs: string[]): Promise<void> {
+  const rows = await db.query<{ cogs: string }>(
+    'test.cogs',
+    `select cogs_micros::text as cogs from conversions where store_id = $1 and goal = 'add_to_cart'`,
+    [storeId],
+  );
+  expect(rows.map((r) => r.cogs)).toEqual(cogs);
+  expect((await reconcileStore(db, storeId)).drift).toEqual([]);
+}
+
 it('an event id stored by the other lane while a batch copies it fails that batch as retryable, then counts as a duplicate', async () => {
   const store = await createTestStore(db);
   const s = store.store.store_id;
@@ -166,11 +177,37 @@ it('a batch crediting a variant while another changes its unit cost ends with th
   ];
   await applyInterleaved(batchA, batchB);
 
-  const cogs = await db.query<{ cogs: string }>(
-    'test.cogs',
-    `select cogs_micros::text as cogs from conversions where store_id = $1 and goal = 'add_to_cart'`,
+  await expectCartCogs(s, ['9400000']);
+});
+
+it('a product push repeating the stored unit cost holds no lock that a batch crediting the variant waits for', async () => {
+  const { store } = await createTestStore(db);
+  const s = store.store_id;
+  const maintain = createViewMaintainer(silentLogger());
+  await createBatchWriter(db, maintain).applyBatch([batchItem(s, 4, PUSH_SUBJECT_NAMES.products, sampleProduct())]);
+  // A: a later version of the product with the same cost (a catalogue sent again), held open after its views.
+  const again = sampleProduct({ updated_at: '2025-02-01T00:00:00Z' });
+  const a = await applyHeld([batchItem(s, 4, PUSH_SUBJECT_NAMES.products, again)], maintain);
+  // B credits the tee meanwhile, under a shared lock on its cost: it must not wait for A.
+  const shopper = { client: 'repeat-shopper' };
+  let settledB = false;
+  const appliedB = createBatchWriter(db, maintain)
+    .applyBatch([
+      eventItem(s, 5, pageView({ ...shopper, at: '2026-03-02T10:00:00Z' })),
+      eventItem(s, 5, addToCart({ ...shopper, at: '2026-03-02T10:01:00Z' }, 25)),
+    ])
+    .finally(() => (settledB = true));
+  await waitBlockedBy(db, a.backend, () => settledB);
+  const settledWhileAHeld = settledB;
+  a.release();
+  await a.applied;
+  await appliedB;
+  expect(settledWhileAHeld).toBe(true);
+  const versions = await db.query<{ updated_at: string }>(
+    'test.product_version',
+    `select to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD') as updated_at from shop_products where store_id = $1`,
     [s],
   );
-  expect(cogs.map((r) => r.cogs)).toEqual(['9400000']);
-  expect((await reconcileStore(db, s)).drift).toEqual([]);
+  expect(versions.map((r) => r.updated_at)).toEqual(['2025-02-01']);
+  await expectCartCogs(s, ['9400000']);
 });

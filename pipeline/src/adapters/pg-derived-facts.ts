@@ -106,13 +106,23 @@ export async function upsertOrderFacts(
 }
 
 /**
- * Upserts unit costs; returns the variants whose cost is new or changed. The variants are locked exclusively
+ * Upserts unit costs; returns the variants whose cost is new or changed. Those variants are locked exclusively
  * first: a concurrent batch reading their costs (under shared locks) either commits before this one looks up
- * the conversions to recompute, or reads the new costs after this one commits.
+ * the conversions to recompute, or reads the new costs after this one commits. A cost equal to the stored one is
+ * neither locked nor written (docs/decisions.md, Conversions and goals, "Unit costs"): a store's catalogue sent
+ * again would otherwise make every batch crediting those variants wait for this one's commit.
  */
 export async function upsertVariantCosts(q: Query, storeId: string, costs: readonly VariantCost[]): Promise<string[]> {
   if (costs.length === 0) return [];
   const latest = new Map(costs.map((c) => [c.variantId, c]));
+  const stored = await q<{ variant_id: string; cost_micros: string }>(
+    'facts.variant_costs_stored',
+    'select variant_id, cost_micros::text from variant_costs where store_id = $1 and variant_id = any($2::text[])',
+    [storeId, [...latest.keys()]],
+  );
+  for (const r of stored)
+    if (String(latest.get(r.variant_id)?.costMicros) === r.cost_micros) latest.delete(r.variant_id);
+  if (latest.size === 0) return [];
   const rows = [...latest.values()];
   await lockNames(q, 'facts.variant_costs_lock', storeId, 'variant', latest.keys());
   const changed = await q<{ variant_id: string }>(
