@@ -78,20 +78,18 @@ async function phase(
   others: readonly Store[],
   burst: Store,
   opts: FairnessBenchOptions,
-  burstPush: (events: unknown[]) => Promise<number>,
+  burstPush: () => Promise<number>,
   seed: number,
 ) {
+  // Every store's events are made before the phase starts: a real sender runs on its own machine, and making
+  // 20,000 demo events here took most of a core from the daemons in the flood's first seconds.
+  const otherEvents = others.map((_, i) => eventsOf(opts.rate * opts.seconds, seed + i));
   const before = await env.pipelineMetrics();
   const serversBefore = env.serverCpu();
   const committedBefore = await committedMessages(env);
   const started = Date.now();
-  const pushes = others.map((s, i) =>
-    pushPaced(env.apiUrl, s.ingestKey, eventsOf(opts.rate * opts.seconds, seed + i), opts.rate),
-  );
-  const [burstPushed, ...otherPushed] = await Promise.all([
-    burstPush(eventsOf(opts.rate * 20 * opts.seconds, seed + 100)),
-    ...pushes,
-  ]);
+  const pushes = others.map((s, i) => pushPaced(env.apiUrl, s.ingestKey, otherEvents[i]!, opts.rate));
+  const [burstPushed, ...otherPushed] = await Promise.all([burstPush(), ...pushes]);
   const pushSeconds = (Date.now() - started) / 1000;
   const pushed = burstPushed + otherPushed.reduce((a, b) => a + b, 0);
   await waitForCommitted(env, committedBefore + pushed);
@@ -132,8 +130,9 @@ export async function benchFairness(opts: FairnessBenchOptions): Promise<void> {
       stores.push({ storeId: store.store_id, ingestKey: credentials.ingest_key });
     }
     const [burst, ...others] = stores as [Store, ...Store[]];
-    const paced = (rate: number) => (events: unknown[]) => pushPaced(env.apiUrl, burst.ingestKey, events, rate);
-    const steadyPush = (seconds: number) => (e: unknown[]) => paced(opts.rate)(e.slice(0, opts.rate * seconds));
+    /** The bursting store's push of `events` at `rate` events/s, its events made now. */
+    const paced = (events: unknown[], rate: number) => () => pushPaced(env.apiUrl, burst.ingestKey, events, rate);
+    const steady = (seconds: number, seed: number) => paced(eventsOf(opts.rate * seconds, seed), opts.rate);
     const warmup =
       opts.warmupSeconds > 0
         ? await phase(
@@ -142,34 +141,26 @@ export async function benchFairness(opts: FairnessBenchOptions): Promise<void> {
             others,
             burst,
             { ...opts, seconds: opts.warmupSeconds },
-            steadyPush(opts.warmupSeconds),
+            steady(opts.warmupSeconds, 600),
             500,
           )
         : null;
-    const phases = [await phase(env, 'steady', others, burst, opts, steadyPush(opts.seconds), 1000)];
+    const phases = [await phase(env, 'steady', others, burst, opts, steady(opts.seconds, 1100), 1000)];
     if (!opts.steadyOnly) {
-      phases.push(await phase(env, 'burst_20x', others, burst, opts, paced(opts.rate * 20), 2000));
-      phases.push(
-        await phase(
-          env,
-          'flood',
-          others,
-          burst,
-          opts,
-          // A replay of the store's history: a demo store's whole stream, pushed as fast as the API takes it.
-          async () => {
-            const history = planDemo({
-              events: opts.rate * 20 * opts.seconds,
-              seed: 3100,
-              start: new Date(Date.now() - 86_400_000),
-              days: 1,
-            });
-            return (await pushDemo({ apiUrl: env.apiUrl, ingestKey: burst.ingestKey, stream: history, concurrency: 4 }))
-              .events;
-          },
-          3000,
-        ),
-      );
+      const burstEvents = eventsOf(opts.rate * 20 * opts.seconds, 2100);
+      phases.push(await phase(env, 'burst_20x', others, burst, opts, paced(burstEvents, opts.rate * 20), 2000));
+      // A replay of the store's history: a demo store's whole stream, pushed as fast as the API takes it.
+      const plan = planDemo({
+        events: opts.rate * 20 * opts.seconds,
+        seed: 3100,
+        start: new Date(Date.now() - 86_400_000),
+        days: 1,
+      });
+      const items = [...plan.items()];
+      const history = { products: plan.products, adSpend: plan.adSpend, items: () => items };
+      const flood = async () =>
+        (await pushDemo({ apiUrl: env.apiUrl, ingestKey: burst.ingestKey, stream: history, concurrency: 4 })).events;
+      phases.push(await phase(env, 'flood', others, burst, opts, flood, 3000));
     }
     console.log(
       JSON.stringify(
