@@ -39,7 +39,8 @@ const schema = z
     PIPELINE_BATCH_TARGET_MS: int(3000, 0),
     /**
      * The overflow partitions batched apart from the live ones; while live messages come, their batches are kept to
-     * what commits within this many ms (docs/decisions.md, Ingestion). 0: batched with the live ones.
+     * what commits within this many ms, and so are a lane's live batches while one store has a backlog there
+     * (docs/decisions.md, Ingestion). 0: batched with the live ones, first come first served.
      */
     PIPELINE_SHARED_BATCH_TARGET_MS: int(400, 0),
     PIPELINE_FLUSH_MS: int(100, 1),

@@ -309,6 +309,25 @@ describe('batchWhileBusy in virtual time (marbles: one frame is 1 ms)', () => {
       expect(batches()).toEqual(['0:ABCDEFGH', '12:a']);
     });
 
+    it("with keyOf, shares a live batch between stores: one store's backlog does not go ahead of the others", () => {
+      const runKeyed = (keyOf?: (item: string) => string) =>
+        scheduler.run(({ hot, cold }) => {
+          hot('a 1ms (ffffffffffff) (bc) 100ms |')
+            .pipe(
+              batchWhileBusy(8, 1, applyTaking(cold, [30, 1]), 1, scheduler, undefined, { ...shares(4, 1000), keyOf }),
+            )
+            .subscribe();
+        });
+      runKeyed((item) => item);
+      // After 'a', a short batch (4): the others' 'b' and 'c' whole, and two of the backlog; then the backlog.
+      expect(batches()).toEqual(['1:a', '31:ffbc', '32:ffffffff', '33:ff']);
+      // Without it, first come first served.
+      scheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+      started = [];
+      runKeyed();
+      expect(batches()).toEqual(['1:a', '31:ffffffff', '32:ffffbc']);
+    });
+
     it('goes back to full batches of the backlog once the live items stopped for recentMs', () => {
       run('a 1ms (ABCDEFGHIJKLMNOP) 100ms |', [1, 40, 1], 20);
       expect(batches()).toEqual(['1:a', '2:ABCD', '42:EFGHIJKL', '43:MNOP']);

@@ -17,12 +17,15 @@
  * coming to a lane (one came within `recentMs`), the lane's batches of deferred items are bounded by
  * `sizeWhileShared()` and start only while no batch of the others is in flight in the lane, so that the others'
  * batches have the machine to themselves; a backlog passed over by `SHARED_TURN` batches of the others in a row
- * starts beside the next one, so that it is never starved.
+ * starts beside the next one, so that it is never starved. With `shares.keyOf` (the store of an item), a lane's
+ * batches of the others are shared between its stores (`fair-batch.ts`): one store's backlog in the buffer then
+ * goes in short batches beside everything the other stores sent, instead of ahead of it.
  *
  * `apply` returns its result as an ObservableInput (a Promise, or an Observable emitting it and
  * completing); a batch holds its slot until that completes. Time comes from `scheduler`, so tests can run
  * the operator in virtual time.
  */
+import { takeFairBatch } from './fair-batch';
 import {
   asyncScheduler,
   from,
@@ -40,6 +43,8 @@ export interface LaneShares<T> {
   sizeWhileShared(): number;
   /** How long after the last item that is not deferred its lane still counts as shared. */
   recentMs: number;
+  /** The store of an item: where one store holds most of a lane's buffer, the others' items go first. */
+  keyOf?: (item: T) => string;
 }
 
 /** Batches of the others a waiting backlog lets pass before it starts beside them. */
@@ -81,6 +86,20 @@ export function batchWhileBusy<T, R>(
       let timer: Subscription | null = null;
       const batches = new Subscription();
 
+      /** The next batch of a lane: first come first served, but for a lane of the others shared by store. */
+      const takeBatch = (index: number, maxSize: number): T[] => {
+        const lane = lanes[index]!;
+        if (shares?.keyOf && index % 2 === 0) {
+          const short = Math.min(maxSize, shares.sizeWhileShared());
+          const fair = takeFairBatch(lane.buffer, shares.keyOf, short, maxSize);
+          if (fair) {
+            lane.buffer = fair.rest;
+            return fair.batch;
+          }
+        }
+        return lane.buffer.splice(0, maxSize);
+      };
+
       const clearTimer = (): void => {
         timer?.unsubscribe();
         timer = null;
@@ -110,7 +129,7 @@ export function batchWhileBusy<T, R>(
         }
         lane.inFlight++;
         lane.passed = 0;
-        const batch = lane.buffer.splice(0, maxSize);
+        const batch = takeBatch(index, maxSize);
         if (lanes.every((l) => l.buffer.length === 0)) clearTimer();
         batches.add(
           from(apply(batch)).subscribe({

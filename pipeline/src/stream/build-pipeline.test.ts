@@ -373,6 +373,26 @@ describe('buildPipeline', () => {
     expect(log.filter((l) => l.startsWith('ack')).sort()).toEqual(ackOf(1, 2, 3, 4, 5, 6, 7, 8).sort());
   });
 
+  it("shares a lane's live batch between stores: one store's backlog does not go ahead of another's message", async () => {
+    const ports = new FakePorts(log, { applyMs: 50 });
+    const source = new Subject<InboundMessage>();
+    const reports = lastValueFrom(
+      buildPipeline(source, ports, { ...OPTIONS, batchMax: 4, sharedBatchTargetMs: 400 }).pipe(toArray()),
+    );
+    const of = (seq: number, store: string) =>
+      message(log, seq, undefined, eventSubject(0, store, LINK_CLICK_SUBJECT_NAME));
+    source.next(of(1, 'st_big')); // t=0; flushed alone after flushMs, applied until t=55
+    await jest.advanceTimersByTimeAsync(10);
+    for (let seq = 2; seq <= 9; seq++) source.next(of(seq, 'st_big'));
+    source.next(of(10, 'st_small'));
+    source.complete();
+    await jest.runAllTimersAsync();
+    await reports;
+
+    // The small store's message goes in the next batch beside the big store's oldest, not after its backlog.
+    expect(ports.calls.map((c) => c.seqs)).toEqual([[1], [2, 3, 4, 10], [5, 6, 7, 8], [9]]);
+  });
+
   it('never applies two batches of one partition at once', async () => {
     const ports = new FakePorts(log, { applyMs: 50 });
     await runPipeline(from(messages(log, 6)), ports, { batchMax: 2, concurrency: 2 });

@@ -54,8 +54,9 @@ export interface PipelineOptions {
   batchTargetMs?: number;
   /**
    * The overflow partitions' messages are batched apart from the live ones, a batch of each kind in flight per lane,
-   * and while live messages keep coming their batches are kept to what commits within this many ms
-   * (docs/decisions.md, Ingestion); 0 or absent: the overflow partitions are batched with the live ones.
+   * and while live messages keep coming their batches are kept to what commits within this many ms; so are a lane's
+   * live batches while one store holds most of its buffer (`fair-batch.ts`; docs/decisions.md, Ingestion). 0 or
+   * absent: the overflow partitions are batched with the live ones, and the live ones first come first served.
    */
   sharedBatchTargetMs?: number;
   retries: number;
@@ -86,9 +87,10 @@ const LIVE_RECENT_MS = 5000;
  */
 interface Pending {
   msg: InboundMessage;
-  /** The subject's partition and lane, read once per message. */
+  /** The subject's partition, lane and store, read once per message. */
   partition: number;
   overflow: boolean;
+  store: string;
   decoded?: BatchItem['decoded'];
 }
 
@@ -204,7 +206,8 @@ export function buildPipeline(
       const subject = parseEventSubject(msg.subject);
       const partition = subject?.partition ?? 0;
       const overflow = shared && subject?.overflow === true;
-      return overflow ? { msg, partition, overflow } : { msg, partition, overflow, decoded: decode(msg) };
+      const store = subject?.storeId ?? '';
+      return overflow ? { msg, partition, overflow, store } : { msg, partition, overflow, store, decoded: decode(msg) };
     }),
     batchWhileBusy(
       () => sizeBound.current(),
@@ -218,6 +221,7 @@ export function buildPipeline(
             deferred: (p) => p.overflow,
             sizeWhileShared: () => sizeBound.within(opts.sharedBatchTargetMs ?? 0),
             recentMs: LIVE_RECENT_MS,
+            keyOf: (p) => p.store,
           }
         : undefined,
     ),
