@@ -44,7 +44,7 @@ const schema = z
     API_LIVE_EVENTS_PER_STORE: int(1000, 0),
     API_LIVE_BURST_PER_STORE: int(2_000, 1),
     /** Events per second a store is accepted at while other stores send; 0: not held. */
-    API_PACED_EVENTS_PER_STORE: int(2000, 0),
+    API_PACED_EVENTS_PER_STORE: int(1000, 0),
     /** Store webhooks (/hooks/...): requests per second per connection, and per client IP before the lookup. */
     API_HOOK_CONNECTION_RATE: int(200, 1),
     API_HOOK_IP_RATE: int(1000, 1),
