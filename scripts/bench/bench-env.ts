@@ -15,7 +15,7 @@ import { createDb, type Db } from '../../storage/db';
 import { createStore, type StoreCredentials, type StoreRecord } from '../../storage/store-registry';
 import { startLocalServices, removeLocalServices } from '../../test/support/local-services';
 import { freePort } from '../../test/support/free-port';
-import { type ServerCpu, serverCpuSeconds } from './server-cpu';
+import { type ServerCpu, serverCpuPerEvent, serverCpuSeconds } from './server-cpu';
 
 const ROOT = path.join(__dirname, '..', '..');
 /** Partitions of the EVENTS stream the bench sets up (EVENT_PARTITIONS, default 16). */
@@ -294,6 +294,32 @@ export const scrapeMetrics = (metricsUrl: string): Promise<string> => fetch(metr
 /** CPU seconds (user + system) a daemon has used, from the `process_cpu_seconds_total` of its metrics. */
 export async function cpuSeconds(metricsUrl: string): Promise<number> {
   return cpuSecondsIn(await scrapeMetrics(metricsUrl), metricsUrl);
+}
+
+/** The CPU seconds every process on the path has used so far: the API, the pipeline and the local servers. */
+export interface CpuReading {
+  api: number;
+  pipeline: number;
+  servers: ServerCpu;
+}
+
+/** Reads every process's CPU; `pipelineMetrics`, a scrape the caller took just now, saves scraping it again. */
+export async function readCpu(env: BenchEnv, pipelineMetrics?: string): Promise<CpuReading> {
+  const [api, pipeline] = await Promise.all([
+    cpuSeconds(`${env.apiUrl}/metrics`),
+    pipelineMetrics ?? env.pipelineMetrics(),
+  ]);
+  return { api, pipeline: cpuSecondsIn(pipeline, 'the pipeline'), servers: env.serverCpu() };
+}
+
+/** The CPU microseconds per event each process spent between two readings (null where a server is not read). */
+export function cpuPerEvent(before: CpuReading, after: CpuReading, events: number) {
+  const perEvent = (s: number) => Math.round((s * 1e6) / events);
+  return {
+    api: perEvent(after.api - before.api),
+    pipeline: perEvent(after.pipeline - before.pipeline),
+    ...serverCpuPerEvent(before.servers, after.servers, events),
+  };
 }
 
 /** The CPU seconds of one scrape of a daemon's metrics, summed over workers (`from` names it in the error). */

@@ -10,15 +10,7 @@
  */
 import { planDemo } from '../demo/generate';
 import { pushDemo } from '../demo/push';
-import {
-  committedMessages,
-  cpuSeconds,
-  cpuSecondsIn,
-  startBenchEnv,
-  waitForCommitted,
-  waitForPushes,
-} from './bench-env';
-import { serverCpuPerEvent } from './server-cpu';
+import { committedMessages, cpuPerEvent, readCpu, startBenchEnv, waitForCommitted, waitForPushes } from './bench-env';
 import { batchTimeBySteps, dbTimeByTag, personsRecomputed } from './pipeline';
 
 export interface ImportBenchOptions {
@@ -39,8 +31,7 @@ export async function benchImport(opts: ImportBenchOptions): Promise<void> {
       days: opts.days,
     });
     const before = await env.pipelineMetrics();
-    const apiCpuBefore = await cpuSeconds(`${env.apiUrl}/metrics`);
-    const serversBefore = env.serverCpu();
+    const cpuBefore = await readCpu(env, before);
     const atStart = await committedMessages(env);
     const started = Date.now();
     const pushed = await pushDemo({
@@ -56,9 +47,7 @@ export async function benchImport(opts: ImportBenchOptions): Promise<void> {
     await waitForPushes(env, 'order', pushed.orders);
     const seconds = (Date.now() - started) / 1000;
     const after = await env.pipelineMetrics();
-    const apiCpuAfter = await cpuSeconds(`${env.apiUrl}/metrics`);
-    const serversAfter = env.serverCpu();
-    const perEvent = (s: number) => Math.round((s * 1e6) / pushed.events);
+    const cpuAfter = await readCpu(env, after);
     console.log(
       JSON.stringify(
         {
@@ -73,11 +62,7 @@ export async function benchImport(opts: ImportBenchOptions): Promise<void> {
           api_seconds: Number(accepted.toFixed(2)),
           end_to_end_events_per_s: Math.round(pushed.events / seconds),
           end_to_end_seconds: Number(seconds.toFixed(2)),
-          cpu_us_per_event: {
-            api: perEvent(apiCpuAfter - apiCpuBefore),
-            pipeline: perEvent(cpuSecondsIn(after, 'the pipeline') - cpuSecondsIn(before, 'the pipeline')),
-            ...serverCpuPerEvent(serversBefore, serversAfter, pushed.events),
-          },
+          cpu_us_per_event: cpuPerEvent(cpuBefore, cpuAfter, pushed.events),
           batch_time_by_step: batchTimeBySteps(before, after),
           db_seconds_by_statement: dbTimeByTag(before, after, 12),
           persons_recomputed: personsRecomputed(before, after),

@@ -6,8 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sampleEvent } from '../../test/support/samples';
-import { cpuSeconds, cpuSecondsIn, percentile, startBenchEnv, waitForCommitted } from './bench-env';
-import { serverCpuPerEvent } from './server-cpu';
+import { cpuPerEvent, percentile, readCpu, startBenchEnv, waitForCommitted } from './bench-env';
 
 export interface IngestBenchOptions {
   events: number;
@@ -64,13 +63,7 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
         : [`${env.apiUrl}/v2-4-2/api/events`, { 'Content-Type': 'application/json', 'X-Ingest-Key': key }];
     const latencies: number[] = [];
     let next = 0;
-    const cpu = () =>
-      Promise.all([
-        cpuSeconds(`${env.apiUrl}/metrics`),
-        env.pipelineMetrics().then((text) => cpuSecondsIn(text, 'the pipeline')),
-      ]);
-    const [apiCpu0, pipelineCpu0] = await cpu();
-    const serversBefore = env.serverCpu();
+    const cpuBefore = await readCpu(env);
     const started = performance.now();
     const worker = async (): Promise<void> => {
       while (next < batches.length) {
@@ -85,9 +78,7 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
     const acceptedAt = performance.now();
     await waitForCommitted(env, opts.events);
     const done = performance.now();
-    const serversAfter = env.serverCpu();
-    const [apiCpu1, pipelineCpu1] = await cpu();
-    const perEvent = (s: number) => Math.round((s * 1e6) / opts.events);
+    const cpuAfter = await readCpu(env);
     latencies.sort((a, b) => a - b);
     const seconds = (done - started) / 1000;
     console.log(
@@ -101,11 +92,7 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
           http_accept_events_per_s: Math.round(opts.events / ((acceptedAt - started) / 1000)),
           end_to_end_events_per_s: Math.round(opts.events / seconds),
           end_to_end_seconds: Number(seconds.toFixed(2)),
-          cpu_us_per_event: {
-            api: perEvent(apiCpu1 - apiCpu0),
-            pipeline: perEvent(pipelineCpu1 - pipelineCpu0),
-            ...serverCpuPerEvent(serversBefore, serversAfter, opts.events),
-          },
+          cpu_us_per_event: cpuPerEvent(cpuBefore, cpuAfter, opts.events),
           request_ms: {
             p50: Number(percentile(latencies, 50).toFixed(1)),
             p99: Number(percentile(latencies, 99).toFixed(1)),
