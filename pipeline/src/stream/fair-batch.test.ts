@@ -6,28 +6,19 @@ const storeOf = (item: string): string => item.replace(/\d+$/, '');
 const itemsOf = (store: string, count: number): string[] => Array.from({ length: count }, (_, i) => `${store}${i}`);
 
 describe('maxMinShares', () => {
-  it('gives the keys under an even share all they have and splits the rest evenly', () => {
-    const shares = maxMinShares(
-      [
-        ['a', 2],
-        ['b', 10],
-        ['c', 50],
-      ],
-      20,
-    );
-    expect(Object.fromEntries(shares)).toEqual({ a: 2, b: 9, c: 9 });
-  });
-
-  it('hands the remainder out one each, to the keys with fewest messages first', () => {
-    const shares = maxMinShares(
-      [
-        ['a', 7],
-        ['b', 8],
-        ['c', 9],
-      ],
-      20,
-    );
-    expect(Object.fromEntries(shares)).toEqual({ a: 7, b: 7, c: 6 });
+  it.each([
+    [
+      'gives the keys under an even share all they have and splits the rest evenly',
+      { a: 2, b: 10, c: 50 },
+      { a: 2, b: 9, c: 9 },
+    ],
+    [
+      'hands the remainder out one each, to the keys with fewest messages first',
+      { a: 7, b: 8, c: 9 },
+      { a: 7, b: 7, c: 6 },
+    ],
+  ])('%s', (_, counts, shares) => {
+    expect(Object.fromEntries(maxMinShares(Object.entries(counts), 20))).toEqual(shares);
   });
 });
 
