@@ -12,7 +12,7 @@
  * store's, and the events/s each group got in. The target: every other store under 1 s p95 during the burst.
  */
 import { planDemo } from '../demo/generate';
-import { pushDemo } from '../demo/push';
+import { preparePush, pushDemo } from '../demo/push';
 import { createStore } from '../../storage/store-registry';
 import { type BenchEnv, committedMessages, cpuSecondsIn, startBenchEnv, waitForCommitted } from './bench-env';
 import { serverCpuPerEvent } from './server-cpu';
@@ -156,8 +156,7 @@ export async function benchFairness(opts: FairnessBenchOptions): Promise<void> {
         start: new Date(Date.now() - 86_400_000),
         days: 1,
       });
-      const items = [...plan.items()];
-      const history = { products: plan.products, adSpend: plan.adSpend, items: () => items };
+      const history = preparePush(plan);
       const flood = async () =>
         (await pushDemo({ apiUrl: env.apiUrl, ingestKey: burst.ingestKey, stream: history, concurrency: 4 })).events;
       phases.push(await phase(env, 'flood', others, burst, opts, flood, 3000));

@@ -13,6 +13,7 @@ import { replayStore } from '../../pipeline/src/operations/replay';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { planDemo } from '../demo/generate';
 import { type DemoSource, pushDemo } from '../demo/push';
+import { postBytes } from '../post-bytes';
 import { createStore } from '../../storage/store-registry';
 import {
   type BenchEnv,
@@ -331,31 +332,32 @@ export function batchesBetween(
 }
 
 /** Posts a request of events, retrying a 429 or 503 after its `Retry-After` as a store's backend would. */
-async function postRetrying(apiUrl: string, ingestKey: string, body: string): Promise<void> {
+async function postRetrying(apiUrl: string, ingestKey: string, body: Buffer): Promise<void> {
+  const headers = { 'Content-Type': 'application/json', 'X-Ingest-Key': ingestKey };
   for (let attempt = 1; ; attempt++) {
-    const res = await fetch(`${apiUrl}/v2-4-2/api/events`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Ingest-Key': ingestKey },
-      body,
-    });
+    const res = await postBytes(`${apiUrl}/v2-4-2/api/events`, headers, body);
     if (res.status === 200) return;
-    const text = await res.text();
     if ((res.status !== 429 && res.status !== 503) || attempt === 20)
-      throw new Error(`ingest answered ${res.status}: ${text}`);
-    const seconds = Number(res.headers.get('Retry-After') ?? '1');
+      throw new Error(`ingest answered ${res.status}: ${res.text}`);
+    const seconds = Number(res.retryAfter ?? '1');
     await new Promise((r) => setTimeout(r, (Number.isFinite(seconds) ? seconds : 1) * 1000));
   }
 }
 
-/** Posts events in batches every 100 ms so that they arrive at about `rate` per second; returns the count. */
+/**
+ * Posts events in batches every 100 ms so that they arrive at about `rate` per second; returns the count. The
+ * bodies are made before the first is sent (a real sender runs elsewhere: scripts/post-bytes.ts).
+ */
 export async function pushPaced(apiUrl: string, ingestKey: string, events: unknown[], rate: number): Promise<number> {
   const perTick = Math.max(1, Math.round(rate / 10));
+  const bodies: Buffer[] = [];
+  for (let i = 0; i < events.length; i += perTick)
+    bodies.push(Buffer.from(JSON.stringify(events.slice(i, i + perTick))));
   const inFlight: Array<Promise<void>> = [];
   const t0 = Date.now();
-  for (let i = 0, tick = 0; i < events.length; i += perTick, tick++) {
+  for (const [tick, body] of bodies.entries()) {
     const wait = t0 + tick * 100 - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const body = JSON.stringify(events.slice(i, i + perTick));
     inFlight.push(postRetrying(apiUrl, ingestKey, body));
   }
   await Promise.all(inFlight);

@@ -8,8 +8,13 @@
  * 3. ad spend rows (`POST /{version}/api/store/ad-spend`).
  * Every request carries `X-Ingest-Key`. Any answer but 200, or a 200 that rejects an item, stops the push with a
  * `DemoPushError` holding the response body. 429 and 503 (the API's "retry" answers) are retried a few times.
+ *
+ * A stream is cut into requests as it is sent, so that a million events never sit in memory at once; a bench
+ * renders every body beforehand instead (`preparePush`), because a real sender runs on another machine and its
+ * work (expanding the stream, JSON, encoding) would otherwise take the CPU of the servers it measures.
  */
-import type { AdSpendRow, ShopOrder, ShopProduct } from '../../contracts/src/pushes';
+import type { AdSpendRow, ShopProduct } from '../../contracts/src/pushes';
+import { postBytes, type PostReply } from '../post-bytes';
 import type { DemoItem } from './generate';
 
 /** What `pushDemo` needs of a stream; a `DemoPlan` is one. */
@@ -20,6 +25,34 @@ export interface DemoSource {
   items(): Iterable<DemoItem>;
 }
 
+/** A stream whose request bodies are already rendered (`preparePush`); sent as it was cut. */
+export interface PreparedPush {
+  readonly products: readonly RequestBody[];
+  /** Event requests and order versions in stream order. */
+  readonly steps: readonly PushStep[];
+  readonly adSpend: readonly RequestBody[];
+}
+
+/** A JSON array body, as bytes, and its number of items. */
+export interface RequestBody {
+  body: Uint8Array;
+  n: number;
+}
+
+/**
+ * One step of the event phase: a request of events, or an order version that may go once every event request up
+ * to the `need`-th (counted from 1) has been acknowledged, so that it never arrives before its checkout_completed.
+ */
+export type PushStep = ({ kind: 'events' } & RequestBody) | { kind: 'order'; json: string; need: number };
+
+/** How a stream is cut into requests. */
+export interface PushShape {
+  /** Events per request, default 500 (the API's maximum). */
+  batchSize?: number;
+  /** Bound on a request body, default 1,000,000 bytes (the API accepts 1 MiB). */
+  maxBodyBytes?: number;
+}
+
 export interface PushProgress {
   products: number;
   events: number;
@@ -28,17 +61,14 @@ export interface PushProgress {
   requests: number;
 }
 
-export interface PushDemoOptions {
+export interface PushDemoOptions extends PushShape {
   /** Base URL of the query API, e.g. `http://127.0.0.1:8080`. */
   apiUrl: string;
   ingestKey: string;
-  stream: DemoSource;
-  /** Events per request, default 500 (the API's maximum). */
-  batchSize?: number;
+  /** Cut into requests by this push's `PushShape`, or already cut by `preparePush`. */
+  stream: DemoSource | PreparedPush;
   /** Requests in flight, default 4. */
   concurrency?: number;
-  /** Bound on a request body, default 1,000,000 bytes (the API accepts 1 MiB). */
-  maxBodyBytes?: number;
   /** Order versions per request, default 100. */
   orderBatchSize?: number;
   /** API version path segment, default `v2-4-2`. */
@@ -47,8 +77,6 @@ export interface PushDemoOptions {
   retries?: number;
   /** Called after every acknowledged request. */
   onProgress?: (progress: PushProgress) => void;
-  /** For tests; default the global `fetch`. */
-  fetch?: typeof fetch;
 }
 
 export interface PushDemoResult extends PushProgress {
@@ -78,17 +106,89 @@ interface IngestReply {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+const DEFAULT_BATCH_SIZE = 500;
+const DEFAULT_MAX_BODY_BYTES = 1_000_000;
+
+/** JSON array bodies of at most `max` items and `maxBodyBytes` bytes, from items already rendered as JSON. */
+function* joinBodies(path: string, jsons: Iterable<string>, max: number, maxBodyBytes: number): Generator<RequestBody> {
+  let parts: string[] = [];
+  let bytes = 2;
+  for (const json of jsons) {
+    const size = Buffer.byteLength(json) + 1;
+    if (size + 2 > maxBodyBytes) throw new RangeError(`a ${path} item of ${size} bytes exceeds maxBodyBytes`);
+    if (parts.length >= max || bytes + size > maxBodyBytes) {
+      yield { body: Buffer.from(`[${parts.join(',')}]`), n: parts.length };
+      parts = [];
+      bytes = 2;
+    }
+    parts.push(json);
+    bytes += size;
+  }
+  if (parts.length > 0) yield { body: Buffer.from(`[${parts.join(',')}]`), n: parts.length };
+}
+
+function* jsonOf(items: Iterable<unknown>): Generator<string> {
+  for (const item of items) yield JSON.stringify(item);
+}
+
+/** The event requests of `items` and their order versions, in stream order (see `PushStep`). */
+function* pushSteps(items: Iterable<DemoItem>, shape: PushShape): Generator<PushStep> {
+  const batchSize = shape.batchSize ?? DEFAULT_BATCH_SIZE;
+  const maxBodyBytes = shape.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!(batchSize >= 1)) throw new RangeError('batchSize must be at least 1');
+  let batch: string[] = [];
+  let batchBytes = 2;
+  let batches = 0;
+  for (const item of items) {
+    if (item.kind === 'order') {
+      // Every batch holding an event before it, the one being filled included.
+      yield { kind: 'order', json: JSON.stringify(item.order), need: batches + (batch.length > 0 ? 1 : 0) };
+      continue;
+    }
+    const json = JSON.stringify(item.event);
+    const size = Buffer.byteLength(json) + 1;
+    if (size + 2 > maxBodyBytes) throw new RangeError(`event ${item.event.id} of ${size} bytes exceeds maxBodyBytes`);
+    if (batch.length >= batchSize || batchBytes + size > maxBodyBytes) {
+      yield { kind: 'events', body: Buffer.from(`[${batch.join(',')}]`), n: batch.length };
+      batches++;
+      batch = [];
+      batchBytes = 2;
+    }
+    batch.push(json);
+    batchBytes += size;
+  }
+  if (batch.length > 0) yield { kind: 'events', body: Buffer.from(`[${batch.join(',')}]`), n: batch.length };
+}
+
+/** Every request body of `stream`, rendered now (see the module comment); `pushDemo` sends them as they are. */
+export function preparePush(stream: DemoSource, shape: PushShape = {}): PreparedPush {
+  const maxBodyBytes = shape.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  return {
+    products: [...joinBodies('store/products', jsonOf(stream.products), 100, maxBodyBytes)],
+    steps: [...pushSteps(stream.items(), shape)],
+    adSpend: [...joinBodies('store/ad-spend', jsonOf(stream.adSpend), 500, maxBodyBytes)],
+  };
+}
+
+const isPrepared = (stream: DemoSource | PreparedPush): stream is PreparedPush => 'steps' in stream;
+
 /** Pushes `opts.stream`; resolves with the counts once everything is acknowledged. */
 export async function pushDemo(opts: PushDemoOptions): Promise<PushDemoResult> {
-  const batchSize = opts.batchSize ?? 500;
   const concurrency = opts.concurrency ?? 4;
-  const maxBodyBytes = opts.maxBodyBytes ?? 1_000_000;
+  const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const orderBatchSize = opts.orderBatchSize ?? 100;
   const version = opts.version ?? 'v2-4-2';
   const retries = opts.retries ?? 5;
-  const doFetch = opts.fetch ?? fetch;
   const base = opts.apiUrl.replace(/\/+$/, '');
-  if (!(batchSize >= 1) || !(concurrency >= 1)) throw new RangeError('batchSize and concurrency must be at least 1');
+  if (!(concurrency >= 1)) throw new RangeError('concurrency must be at least 1');
+  const stream = opts.stream;
+  const [products, steps, adSpend] = isPrepared(stream)
+    ? [stream.products, stream.steps, stream.adSpend]
+    : [
+        joinBodies('store/products', jsonOf(stream.products), 100, maxBodyBytes),
+        pushSteps(stream.items(), opts),
+        joinBodies('store/ad-spend', jsonOf(stream.adSpend), 500, maxBodyBytes),
+      ];
 
   const started = performance.now();
   const counts: PushDemoResult = {
@@ -111,24 +211,19 @@ export async function pushDemo(opts: PushDemoOptions): Promise<PushDemoResult> {
     });
   };
 
-  async function post(path: string, body: string, items: number): Promise<void> {
+  const headers = { 'Content-Type': 'application/json', 'X-Ingest-Key': opts.ingestKey };
+  async function post(path: string, body: Uint8Array, items: number): Promise<void> {
     const url = `${base}/${version}/api/${path}`;
     for (let attempt = 0; ; attempt++) {
-      let res: Response;
+      let res: PostReply;
       try {
-        res = await doFetch(url, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'X-Ingest-Key': opts.ingestKey },
-          body,
-        });
+        res = await postBytes(url, headers, body);
       } catch (err) {
-        // fetch hides the reason (ECONNREFUSED, ...) in `cause`.
-        const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
-        throw new Error(`POST ${url} failed: ${cause}`, { cause: err });
+        throw new Error(`POST ${url} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
       }
-      const text = await res.text();
+      const text = res.text;
       if ((res.status === 429 || res.status === 503) && attempt < retries) {
-        const after = Number(res.headers.get('retry-after'));
+        const after = Number(res.retryAfter);
         await sleep(Number.isFinite(after) && after > 0 ? after * 1000 : 500 * 2 ** attempt);
         continue;
       }
@@ -180,32 +275,8 @@ export async function pushDemo(opts: PushDemoOptions): Promise<PushDemoResult> {
     if (failure !== null) throw failure;
   };
 
-  /** JSON array bodies of at most `max` items and `maxBodyBytes` bytes. */
-  function* bodies(path: string, items: Iterable<unknown>, max: number): Generator<{ body: string; n: number }> {
-    let parts: string[] = [];
-    let bytes = 2;
-    for (const item of items) {
-      const json = JSON.stringify(item);
-      const size = Buffer.byteLength(json) + 1;
-      if (size + 2 > maxBodyBytes) throw new RangeError(`a ${path} item of ${size} bytes exceeds maxBodyBytes`);
-      if (parts.length >= max || bytes + size > maxBodyBytes) {
-        yield { body: `[${parts.join(',')}]`, n: parts.length };
-        parts = [];
-        bytes = 2;
-      }
-      parts.push(json);
-      bytes += size;
-    }
-    if (parts.length > 0) yield { body: `[${parts.join(',')}]`, n: parts.length };
-  }
-
-  async function pushAll(
-    path: string,
-    items: Iterable<unknown>,
-    max: number,
-    done: (n: number) => void,
-  ): Promise<void> {
-    for (const { body, n } of bodies(path, items, max)) {
+  async function pushAll(path: string, requests: Iterable<RequestBody>, done: (n: number) => void): Promise<void> {
+    for (const { body, n } of requests) {
       await submit(async () => {
         await post(path, body, n);
         done(n);
@@ -215,32 +286,25 @@ export async function pushDemo(opts: PushDemoOptions): Promise<PushDemoResult> {
     await drain();
   }
 
-  await pushAll('store/products', opts.stream.products, 100, (n) => (counts.products += n));
+  await pushAll('store/products', products, (n) => (counts.products += n));
 
-  // Events go out in numbered batches. An order version waits until every batch holding an event before it has been
-  // acknowledged (`need` <= `ackedUpTo`), then goes out with the other ready versions, one order request at a time
-  // (so a refund version never overtakes its order), without holding back the events.
-  let batch: string[] = [];
-  let batchBytes = 2;
-  let nextBatch = 0;
+  // Event requests are numbered from 1 in stream order. An order version waits until every request holding an event
+  // before it has been acknowledged (`need` <= `ackedUpTo`), then goes out with the other ready versions, one order
+  // request at a time (so a refund version never overtakes its order), without holding back the events.
+  let sent = 0;
   const acked: boolean[] = [];
   let ackedUpTo = 0;
-  const pending: { order: ShopOrder; need: number }[] = [];
+  const pending: { json: string; need: number }[] = [];
   let head = 0;
   let ordersBusy = false;
 
-  const flushEvents = async (): Promise<void> => {
-    if (batch.length === 0) return;
-    const body = `[${batch.join(',')}]`;
-    const n = batch.length;
-    const number = nextBatch++;
-    batch = [];
-    batchBytes = 2;
+  const sendEvents = async (body: Uint8Array, n: number): Promise<void> => {
+    const number = ++sent;
     await submit(async () => {
       await post('events', body, n);
       counts.events += n;
       acked[number] = true;
-      while (acked[ackedUpTo] === true) ackedUpTo++;
+      while (acked[ackedUpTo + 1] === true) ackedUpTo++;
       progress();
     });
   };
@@ -253,13 +317,14 @@ export async function pushDemo(opts: PushDemoOptions): Promise<PushDemoResult> {
     let ready = head;
     while (ready < pending.length && pending[ready]!.need <= ackedUpTo) ready++;
     if (ready === head) return;
-    // Wait for a full request unless the oldest ready version has waited ten batches.
-    if (!final && ready - head < orderBatchSize && nextBatch - pending[head]!.need < 10) return;
+    // Wait for a full request unless the oldest ready version has waited ten requests.
+    if (!final && ready - head < orderBatchSize && sent - pending[head]!.need < 10) return;
     const requests = [
-      ...bodies(
+      ...joinBodies(
         'store/orders',
-        pending.slice(head, ready).map((p) => p.order),
+        pending.slice(head, ready).map((p) => p.json),
         orderBatchSize,
+        maxBodyBytes,
       ),
     ];
     head = ready;
@@ -281,27 +346,19 @@ export async function pushDemo(opts: PushDemoOptions): Promise<PushDemoResult> {
     });
   };
 
-  for (const item of opts.stream.items()) {
-    if (item.kind === 'order') {
-      pending.push({ order: item.order, need: nextBatch + (batch.length > 0 ? 1 : 0) });
+  for (const step of steps) {
+    if (step.kind === 'order') {
+      pending.push({ json: step.json, need: step.need });
       continue;
     }
-    const json = JSON.stringify(item.event);
-    const size = Buffer.byteLength(json) + 1;
-    if (size + 2 > maxBodyBytes) throw new RangeError(`event ${item.event.id} of ${size} bytes exceeds maxBodyBytes`);
-    if (batch.length >= batchSize || batchBytes + size > maxBodyBytes) {
-      await flushEvents();
-      await sendOrders(false);
-    }
-    batch.push(json);
-    batchBytes += size;
+    await sendEvents(step.body, step.n);
+    await sendOrders(false);
   }
-  await flushEvents();
   await drain();
   await sendOrders(true);
   await drain();
 
-  await pushAll('store/ad-spend', opts.stream.adSpend, 500, (n) => (counts.adSpend += n));
+  await pushAll('store/ad-spend', adSpend, (n) => (counts.adSpend += n));
 
   counts.seconds = (performance.now() - started) / 1000;
   return counts;
