@@ -59,4 +59,27 @@ describe('copyData', () => {
   it('is empty for no parts', () => {
     expect(copyData([]).length).toBe(0);
   });
+
+  it('holds texts of the widest UTF-8 in the room it reserves, over several runs of text', () => {
+    // Three bytes per unit (a dash, a check mark), two per unit (a surrogate pair), and a lone surrogate (written as
+    // U+FFFD, three bytes) at the end of a part; texts longer than a run, and runs cut by bytes.
+    const parts = [
+      '–'.repeat(1000),
+      '😀'.repeat(500),
+      '\uD800',
+      Buffer.from('x'),
+      '✓\n',
+      ...Array.from({ length: 40 }, (_, i) => `${i}\t${'–'.repeat(900)}\n`),
+      Buffer.from('y'),
+      'a'.repeat(40_000),
+    ];
+    const expected = Buffer.from(parts.map((p) => (typeof p === 'string' ? p : p.toString())).join(''));
+    const written = copyData(parts);
+    // Compared whole rather than by toEqual, which walks a buffer byte by byte.
+    expect(written.length).toBe(expected.length);
+    expect(Buffer.compare(written, expected)).toBe(0);
+    // Nothing but three-byte characters: the room reserved is all used.
+    const dashes = '–'.repeat(30_000);
+    expect(copyData([dashes]).toString()).toBe(dashes);
+  });
 });

@@ -69,33 +69,37 @@ export function copyBytesField(bytes: Uint8Array): Uint8Array {
 }
 
 /**
- * The input of one COPY: lines of text and runs of UTF-8 bytes, written into one buffer. Joining the lines as
- * one string first would copy every payload once more (and twice as wide when a single line holds a character
- * beyond Latin-1) before the socket encodes it.
+ * Texts are joined into runs of about this many UTF-16 units before each run is written. One write per line costs
+ * a call into the runtime per line; one run of the whole batch is flattened on the way, and a flat string over
+ * 128 KB (64 K units beyond Latin-1) goes to V8's large-object space: 13.7 ms per 1,000 facts of the import's demo
+ * events against 2.8 ms at this size, 29 against 21 ms per 20,000 short rollup rows (medians of 25).
+ */
+const RUN_UNITS = 16_384;
+
+/**
+ * The input of one COPY: lines of text and runs of UTF-8 bytes, written into one buffer reserved for the worst
+ * case (3 bytes per UTF-16 unit of a text; only the bytes written are touched), texts joined in runs of about
+ * `RUN_UNITS`. Byte runs (payloads stored as the API published them) are copied as they are.
  */
 export function copyData(parts: ReadonlyArray<string | Uint8Array>): Buffer {
-  // Adjacent texts are encoded as one: each encoding is a call into the runtime.
-  const runs: Array<string | Uint8Array> = [];
+  let bound = 0;
+  for (const p of parts) bound += typeof p === 'string' ? p.length * 3 : p.byteLength;
+  const out = Buffer.allocUnsafe(bound);
+  let at = 0;
   let text = '';
   for (const p of parts) {
-    if (typeof p === 'string') text += p;
-    else {
-      if (text) runs.push(text);
-      runs.push(p);
+    if (typeof p === 'string') {
+      text += p;
+      if (text.length < RUN_UNITS) continue;
+      at += out.write(text, at);
       text = '';
+    } else {
+      if (text) at += out.write(text, at);
+      text = '';
+      out.set(p, at);
+      at += p.byteLength;
     }
   }
-  if (text) runs.push(text);
-  let size = 0;
-  for (const r of runs) size += typeof r === 'string' ? Buffer.byteLength(r) : r.byteLength;
-  const out = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (const r of runs) {
-    if (typeof r === 'string') at += out.write(r, at);
-    else {
-      out.set(r, at);
-      at += r.byteLength;
-    }
-  }
-  return out;
+  if (text) at += out.write(text, at);
+  return out.subarray(0, at);
 }
