@@ -19,6 +19,19 @@ describe('compositeKey', () => {
     );
   });
 
+  it('reads and replaces the first, a middle and the last field alike', () => {
+    const text = fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('\u0000'));
+    const field = fc.constantFrom('day', 'channel', 'landingPage', 'platform');
+    fc.assert(
+      fc.property(fc.tuple(text, text, text, text), field, text, ([day, channel, landingPage, platform], f, value) => {
+        const record = { day, channel, landingPage, platform };
+        const key = ROLLUP.of(record);
+        expect(ROLLUP.get(key, f)).toBe(record[f]);
+        expect(ROLLUP.with(key, f, value)).toBe(ROLLUP.of({ ...record, [f]: value }));
+      }),
+    );
+  });
+
   it('keys records with equal fields equally and others apart', () => {
     const a = SESSION.of({ clientId: 'c1', startedAt: 1700000000000 });
     expect(SESSION.of({ clientId: 'c1', startedAt: 1700000000000 })).toBe(a);
@@ -57,5 +70,8 @@ describe('compositeKey', () => {
     expect(() => ROLLUP.get(SESSION.of({ clientId: 'c1', startedAt: 1 }), 'day')).toThrow(
       'a key of day, channel, landingPage, platform has 4 fields, got 2',
     );
+    expect(() =>
+      SESSION.with(ROLLUP.of({ day: 'd', channel: '', landingPage: '', platform: '' }), 'startedAt', '1'),
+    ).toThrow('a key of clientId, startedAt has 2 fields, got 4');
   });
 });

@@ -29,13 +29,30 @@ export interface CompositeKey<F extends string> {
 export function compositeKey<const F extends string>(fields: readonly F[]): CompositeKey<F> {
   const index = new Map(fields.map((f, i) => [f, i]));
   const at = (field: F): number => index.get(field)!;
+  const shapeError = (got: number): Error =>
+    new Error(`a key of ${fields.join(', ')} has ${fields.length} fields, got ${got}`);
   /** The parts themselves, once they are known to be one per field. */
   const checked = <A extends readonly unknown[]>(parts: A): A => {
-    if (parts.length !== fields.length)
-      throw new Error(`a key of ${fields.join(', ')} has ${fields.length} fields, got ${parts.length}`);
+    if (parts.length !== fields.length) throw shapeError(parts.length);
     return parts;
   };
   const split = (key: string): string[] => checked(key.split(SEPARATOR));
+  /**
+   * Where field `i` starts and ends in `key`, found by the separators rather than by splitting the key (`get` and
+   * `with` run for every rollup delta of a batch, several times over; a split made an array of every field).
+   */
+  const span = (key: string, i: number): [number, number] => {
+    let start = 0;
+    let end = key.length;
+    let separators = 0;
+    for (let at = key.indexOf(SEPARATOR); at >= 0; at = key.indexOf(SEPARATOR, at + 1)) {
+      separators++;
+      if (separators === i) start = at + 1;
+      else if (separators === i + 1) end = at;
+    }
+    if (separators !== fields.length - 1) throw shapeError(separators + 1);
+    return [start, end];
+  };
   const columns = fields.map((f) => f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
   return {
     columns,
@@ -52,11 +69,13 @@ export function compositeKey<const F extends string>(fields: readonly F[]): Comp
       keys.forEach((key, k) => split(key).forEach((part, f) => (arrays[f]![k] = part)));
       return arrays;
     },
-    get: (key, field) => split(key)[at(field)]!,
+    get: (key, field) => {
+      const [start, end] = span(key, at(field));
+      return key.slice(start, end);
+    },
     with: (key, field, value) => {
-      const parts = split(key);
-      parts[at(field)] = value;
-      return parts.join(SEPARATOR);
+      const [start, end] = span(key, at(field));
+      return `${key.slice(0, start)}${value}${key.slice(end)}`;
     },
     display: (key) => split(key).join('|'),
   };
