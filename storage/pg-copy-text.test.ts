@@ -23,6 +23,8 @@ describe('copyTextField', () => {
 describe('copyLine', () => {
   it('joins fields by tabs, ends the line, and writes null and booleans as COPY reads them', () => {
     expect(copyLine(['a\tb', 1.5, null, true, false, ''])).toBe('a\\tb\t1.5\t\\N\tt\tf\t\n');
+    // Numbers as String writes them: integers of micros and cents, and decimals.
+    expect(copyLine([-0.25, 12345678901234, 0])).toBe('-0.25\t12345678901234\t0\n');
   });
 });
 

@@ -22,13 +22,19 @@ export function copyTextField(value: string | number): string {
 
 type CopyValue = string | number | boolean | null;
 
-/** Fields of a row in COPY text, tab-separated: null as `\N`, booleans as t/f, the rest by copyTextField. */
+/**
+ * Fields of a row in COPY text, tab-separated: null as `\N`, booleans as t/f, numbers as String gives them (no
+ * character of theirs needs escaping), texts by copyTextField.
+ */
 export function copyFields(fields: ReadonlyArray<CopyValue>): string {
   let line = '';
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i]!;
     if (i > 0) line += '\t';
-    line += f === null ? '\\N' : typeof f === 'boolean' ? (f ? 't' : 'f') : copyTextField(f);
+    if (f === null) line += '\\N';
+    else if (typeof f === 'number') line += String(f);
+    else if (typeof f === 'boolean') line += f ? 't' : 'f';
+    else line += copyTextField(f);
   }
   return line;
 }
