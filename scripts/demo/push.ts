@@ -109,22 +109,49 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const DEFAULT_BATCH_SIZE = 500;
 const DEFAULT_MAX_BODY_BYTES = 1_000_000;
 
-/** JSON array bodies of at most `max` items and `maxBodyBytes` bytes, from items already rendered as JSON. */
-function* joinBodies(path: string, jsons: Iterable<string>, max: number, maxBodyBytes: number): Generator<RequestBody> {
-  let parts: string[] = [];
-  let bytes = 2;
-  for (const json of jsons) {
-    const size = Buffer.byteLength(json) + 1;
-    if (size + 2 > maxBodyBytes) throw new RangeError(`a ${path} item of ${size} bytes exceeds maxBodyBytes`);
-    if (parts.length >= max || bytes + size > maxBodyBytes) {
-      yield { body: Buffer.from(`[${parts.join(',')}]`), n: parts.length };
-      parts = [];
-      bytes = 2;
-    }
-    parts.push(json);
-    bytes += size;
+/** JSON array bodies of at most `max` items and `maxBodyBytes` bytes, cut as items already rendered as JSON come. */
+class BodyCutter {
+  private parts: string[] = [];
+  private bytes = 2;
+
+  constructor(
+    private readonly max: number,
+    private readonly maxBodyBytes: number,
+  ) {}
+
+  /** Whether a body is being filled. */
+  get filling(): boolean {
+    return this.parts.length > 0;
   }
-  if (parts.length > 0) yield { body: Buffer.from(`[${parts.join(',')}]`), n: parts.length };
+
+  /** Adds an item (`what` names it in the error); returns the body closed to make room for it, if any. */
+  add(json: string, what: string): RequestBody | null {
+    const size = Buffer.byteLength(json) + 1;
+    if (size + 2 > this.maxBodyBytes) throw new RangeError(`${what} of ${size} bytes exceeds maxBodyBytes`);
+    const closed = this.parts.length >= this.max || this.bytes + size > this.maxBodyBytes ? this.close() : null;
+    this.parts.push(json);
+    this.bytes += size;
+    return closed;
+  }
+
+  /** The body being filled, closed; null when there is none. */
+  close(): RequestBody | null {
+    if (this.parts.length === 0) return null;
+    const closed = { body: Buffer.from(`[${this.parts.join(',')}]`), n: this.parts.length };
+    this.parts = [];
+    this.bytes = 2;
+    return closed;
+  }
+}
+
+function* joinBodies(path: string, jsons: Iterable<string>, max: number, maxBodyBytes: number): Generator<RequestBody> {
+  const cutter = new BodyCutter(max, maxBodyBytes);
+  for (const json of jsons) {
+    const full = cutter.add(json, `a ${path} item`);
+    if (full) yield full;
+  }
+  const last = cutter.close();
+  if (last) yield last;
 }
 
 function* jsonOf(items: Iterable<unknown>): Generator<string> {
@@ -134,30 +161,23 @@ function* jsonOf(items: Iterable<unknown>): Generator<string> {
 /** The event requests of `items` and their order versions, in stream order (see `PushStep`). */
 function* pushSteps(items: Iterable<DemoItem>, shape: PushShape): Generator<PushStep> {
   const batchSize = shape.batchSize ?? DEFAULT_BATCH_SIZE;
-  const maxBodyBytes = shape.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!(batchSize >= 1)) throw new RangeError('batchSize must be at least 1');
-  let batch: string[] = [];
-  let batchBytes = 2;
-  let batches = 0;
+  const cutter = new BodyCutter(batchSize, shape.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  let requests = 0;
   for (const item of items) {
     if (item.kind === 'order') {
-      // Every batch holding an event before it, the one being filled included.
-      yield { kind: 'order', json: JSON.stringify(item.order), need: batches + (batch.length > 0 ? 1 : 0) };
+      // Every request holding an event before it, the one being filled included.
+      yield { kind: 'order', json: JSON.stringify(item.order), need: requests + (cutter.filling ? 1 : 0) };
       continue;
     }
-    const json = JSON.stringify(item.event);
-    const size = Buffer.byteLength(json) + 1;
-    if (size + 2 > maxBodyBytes) throw new RangeError(`event ${item.event.id} of ${size} bytes exceeds maxBodyBytes`);
-    if (batch.length >= batchSize || batchBytes + size > maxBodyBytes) {
-      yield { kind: 'events', body: Buffer.from(`[${batch.join(',')}]`), n: batch.length };
-      batches++;
-      batch = [];
-      batchBytes = 2;
+    const full = cutter.add(JSON.stringify(item.event), `event ${item.event.id}`);
+    if (full) {
+      requests++;
+      yield { kind: 'events', ...full };
     }
-    batch.push(json);
-    batchBytes += size;
   }
-  if (batch.length > 0) yield { kind: 'events', body: Buffer.from(`[${batch.join(',')}]`), n: batch.length };
+  const last = cutter.close();
+  if (last) yield { kind: 'events', ...last };
 }
 
 /** Every request body of `stream`, rendered now (see the module comment); `pushDemo` sends them as they are. */
