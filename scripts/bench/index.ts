@@ -18,10 +18,12 @@
  *   npm run bench -- erase      [--events 1000000] [--persons 10] [--rate 500] [--seconds 20]
  *   npm run bench -- import     [--events 38800] [--days 70] [--batch 250] [--concurrency 4]
  *   npm run bench -- repair     [--events 100000] [--runs 3] [--rebuild]
+ *   npm run bench -- copy-text  [--rounds 25]
  */
 import { Command, Option } from 'commander';
 import { nonNegativeInteger, positiveFraction, positiveInteger } from '../cli-numbers';
 import { benchAdConversions, type AdConversionsBenchOptions } from './ad-conversions';
+import { benchCopyText, type CopyTextBenchOptions } from './copy-text';
 import { benchFairness, type FairnessBenchOptions } from './fairness';
 import { benchIngest, type IngestBenchOptions } from './ingest';
 import { benchPipeline, type PipelineBenchOptions } from './pipeline';
@@ -232,6 +234,12 @@ program
   .option('--runs <n>', 'repairs (or rebuilds) one after the other', positiveInteger('runs'), 3)
   .option('--rebuild', 'replay --rebuild the store instead of repairing it')
   .action((o: RepairBenchOptions) => benchRepair(o));
+
+program
+  .command('copy-text')
+  .description("The daemon's CPU for a COPY's input: event facts and rollup rows made into lines and one buffer")
+  .option('--rounds <n>', 'timings of each batch (the medians are printed)', positiveInteger('rounds'), 25)
+  .action((o: CopyTextBenchOptions) => benchCopyText(o));
 
 program.parseAsync().catch((err: unknown) => {
   console.error('bench failed:', err instanceof Error ? err.stack : err);
