@@ -35,7 +35,7 @@ const schema = z
         }
       }),
     PIPELINE_BATCH_MAX: int(5000, 1),
-    /** Batches kept to what commits within this many ms at the recent cost per message (0: no bound). */
+    /** Batches kept to what commits within this many ms at the recent costs (0: no bound). */
     PIPELINE_BATCH_TARGET_MS: int(3000, 0),
     /**
      * The overflow partitions batched apart from the live ones; while live messages come, their batches are kept to

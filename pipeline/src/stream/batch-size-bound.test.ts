@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { createBatchSizeBound } from './batch-size-bound';
 
 describe('createBatchSizeBound', () => {
@@ -27,14 +28,72 @@ describe('createBatchSizeBound', () => {
     expect(slow.current()).toBe(200);
   });
 
-  it('weighs batches by their size: many small slow batches move it less than one large one', () => {
-    const bound = createBatchSizeBound({ min: 1, max: 100_000, targetMs: 1000 });
-    bound.observe(5000, 1000); // 0.2 ms per message
-    // Ten batches of 10 messages at 5 ms each (the fixed cost of a batch, not the cost of a message).
-    for (let i = 0; i < 10; i++) bound.observe(10, 50);
-    // 100 messages against a half-life of 5,000: the average moved a little, not to 5 ms per message.
-    expect(bound.current()).toBeGreaterThan(3000);
-    expect(bound.current()).toBeLessThan(5000);
+  it('grows past the size of a cold start to where the fixed part and the messages fill the target', () => {
+    const target = 3000;
+    const bound = createBatchSizeBound({ min: 200, max: 5000, targetMs: target });
+    // An import's first batches: a few messages, paying the compilation and the first statements' plans.
+    bound.observe(23, 309);
+    bound.observe(17, 587);
+    // 13 ms a message on average: 222 fit.
+    expect(bound.current()).toBe(222);
+    // Then each batch costs 500 ms plus 2 ms a message: 1,250 messages fit in the target.
+    const sizes: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const size = bound.current();
+      sizes.push(size);
+      bound.observe(size, 500 + 2 * size);
+    }
+    // The average alone would have grown some 3 % a batch; scaled, the largest batch doubles, then closes in.
+    expect(sizes.slice(0, 4)).toEqual([222, 444, 888, 1170]);
+    expect(bound.current()).toBeGreaterThanOrEqual(1245);
+    expect(bound.current()).toBeLessThanOrEqual(1250);
+  });
+
+  it('scales the last batch by what the target leaves of its time, at most twice', () => {
+    const bound = createBatchSizeBound({ min: 10, max: 100_000, targetMs: 3000 });
+    bound.observe(100, 1000); // 10 ms a message on average: 300 fit
+    bound.observe(300, 2000); // the average barely moves (304); the last batch scaled: 450
+    expect(bound.current()).toBe(450);
+    bound.observe(100, 200); // doubled, 200, is below the average's 307
+    expect(bound.current()).toBe(307);
+    const fast = createBatchSizeBound({ min: 10, max: 100_000, targetMs: 3000 });
+    fast.observe(100, 1000);
+    fast.observe(200, 1000);
+    expect(fast.current()).toBe(400);
+  });
+
+  it('keeps every batch after a cold start within 30 % over the target (timings 10 % off either way), and settles near the best size', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 1500, noNaN: true }),
+        fc.double({ min: 0.05, max: 20, noNaN: true }),
+        fc.integer({ min: 1, max: 300 }),
+        fc.double({ min: 0, max: 5000, noNaN: true }),
+        fc.array(fc.double({ min: 0.9, max: 1.1, noNaN: true }), { minLength: 40, maxLength: 40 }),
+        (fixedMs, msPerMessage, coldSize, coldExtraMs, noise) => {
+          const target = 3000;
+          const [min, max] = [200, 5000];
+          const bound = createBatchSizeBound({ min, max, targetMs: target });
+          bound.observe(coldSize, coldExtraMs + fixedMs + msPerMessage * coldSize);
+          const times: number[] = [];
+          for (const factor of noise) {
+            const size = bound.current();
+            const ms = (fixedMs + msPerMessage * size) * factor;
+            times.push(ms);
+            bound.observe(size, ms);
+          }
+          const best = Math.max(min, Math.min(max, Math.floor((target - fixedMs) / msPerMessage)));
+          const slowest = Math.max(...times);
+          // Or the smallest batch's own time, where even that is over the target.
+          expect(slowest).toBeLessThanOrEqual(Math.max(1.3 * target, 1.1 * (fixedMs + msPerMessage * min)));
+          // Settled: within the noise of the best size.
+          const settled = bound.current();
+          expect(settled).toBeGreaterThanOrEqual(Math.floor(0.75 * best));
+          expect(settled).toBeLessThanOrEqual(Math.ceil(1.25 * best));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('recovers once batches are fast again', () => {

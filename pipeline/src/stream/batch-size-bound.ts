@@ -1,17 +1,24 @@
 /**
  * A bound on the batch size from the time batches take (docs/decisions.md, Operations, "Batches bounded by
- * time"): `current()` is the size a batch can have to commit within `targetMs` at the recent cost per message,
- * between `min` and `max`. A slower machine (or a slower moment: a store's burst of expensive messages, the
- * database busy) thus gets smaller batches instead of longer waits, and a fast one keeps `max`.
+ * time"): `current()` is the size a batch can have to commit within `targetMs`, between `min` and `max`. A slower
+ * machine (or a slower moment: a store's burst of expensive messages, the database busy) thus gets smaller batches
+ * instead of longer waits, and a fast one keeps `max`.
  *
- * The cost per message is a moving average over committed batches, weighted by their size so that the many small
- * batches of a quiet stream (where the fixed cost of a batch dominates) do not shrink the bound for the next burst.
+ * A batch costs a fixed part (its statements and round trips, whatever its size) and a part per message. The bound
+ * is the larger of two sizes that fit:
+ * - the target over the average time per message, weighted by messages so that the many small batches of a quiet
+ *   stream do not shrink the bound for the next burst. It counts the fixed part in every message, so it is low
+ *   while batches are small: alone, a bound first taken from small batches (a cold start, an import's first
+ *   requests) kept every later batch nearly that small, paying the fixed part again and again;
+ * - the last batch scaled by the target over its time, at most `GROWTH` times: where the time of a batch grows
+ *   with its size no faster than in proportion, the scaled size fits too. Batch after batch this grows to where
+ *   the fixed part and the messages fill the target.
  */
 export interface BatchSizeBound {
   /** A batch of `size` messages committed in `ms`. */
   observe(size: number, ms: number): void;
   current(): number;
-  /** The size for another target, at the same cost per message (`max` before any batch, or with 0). */
+  /** The size for another target, at the same costs (`max` before any batch, or with 0). */
   within(targetMs: number): number;
 }
 
@@ -22,15 +29,20 @@ export interface BatchSizeBoundOptions {
   targetMs: number;
 }
 
-/** The moving average forgets half its weight every this many messages observed. */
+/** The average forgets half its weight every this many messages observed. */
 const HALF_LIFE_MESSAGES = 5000;
+/** The last batch is scaled at most this many times: each step up is from a size actually timed. */
+const GROWTH = 2;
 
 export function createBatchSizeBound(opts: BatchSizeBoundOptions): BatchSizeBound {
   const min = Math.max(1, Math.min(opts.min, opts.max));
   let msPerMessage: number | null = null;
+  const last = { size: 0, ms: 0 };
   const within = (targetMs: number): number => {
     if (targetMs <= 0 || msPerMessage === null || msPerMessage <= 0) return opts.max;
-    return Math.max(min, Math.min(opts.max, Math.floor(targetMs / msPerMessage)));
+    const averaged = targetMs / msPerMessage;
+    const scaled = last.size * (last.ms > 0 ? Math.min(GROWTH, targetMs / last.ms) : GROWTH);
+    return Math.max(min, Math.min(opts.max, Math.floor(Math.max(averaged, scaled))));
   };
   return {
     observe(size, ms) {
@@ -39,6 +51,8 @@ export function createBatchSizeBound(opts: BatchSizeBoundOptions): BatchSizeBoun
       // A batch of `size` messages counts as `size` samples: the past keeps 2^(-size/halfLife) of its weight.
       const keep = msPerMessage === null ? 0 : 2 ** (-size / HALF_LIFE_MESSAGES);
       msPerMessage = keep * (msPerMessage ?? 0) + (1 - keep) * sample;
+      last.size = size;
+      last.ms = ms;
     },
     current: () => within(opts.targetMs),
     within,

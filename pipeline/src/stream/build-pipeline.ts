@@ -48,7 +48,7 @@ export interface PipelineOptions {
   flushMs: number;
   batchMax: number;
   /**
-   * Batches are kept to the size that commits within this many ms at the recent cost per message
+   * Batches are kept to the size that commits within this many ms at the recent costs
    * (`batch-size-bound.ts`), never below `min(200, batchMax)`; 0 or absent: `batchMax` only.
    */
   batchTargetMs?: number;
