@@ -62,10 +62,17 @@ export async function recordIdentity(
     }
   }
   if (clients.ids.length === 0) return recorded;
+  // A client already stored as first seen no later than here is left out: the conflict would lock its row (and
+  // log the lock) only to leave it as it is, and a concurrent batch of the store would wait for that lock. A row
+  // the statement's snapshot does not show yet still meets the conflict clause.
   await q(
     'identity.clients_upsert',
     `insert into clients (store_id, client_id, person_id, first_seen_at)
-     select s, c, c, t from unnest($1::text[], $2::text[], $3::timestamptz[]) as u(s, c, t)
+     select u.s, u.c, u.c, u.t from unnest($1::text[], $2::text[], $3::timestamptz[]) as u(s, c, t)
+     left join lateral (
+       select x.first_seen_at from clients x where x.store_id = u.s and x.client_id = u.c offset 0
+     ) as stored on true
+     where stored.first_seen_at is null or u.t < stored.first_seen_at
      on conflict (store_id, client_id) do update set first_seen_at = excluded.first_seen_at
        where excluded.first_seen_at < clients.first_seen_at`,
     [clients.stores, clients.ids, clients.times],
