@@ -1,11 +1,13 @@
 /**
- * The clients a batch records (docs/decisions.md, Identity): a new client is inserted, an earlier sighting lowers
- * `first_seen_at`, and a client already stored as first seen no later than the batch is left as it is, without
- * a row lock that a concurrent batch of the store would wait for.
+ * The clients a batch records (docs/decisions.md, Storage, "Two batches in flight wait for each other's locks only
+ * where they must"): a new client is inserted, an earlier sighting lowers `first_seen_at`, and a client already
+ * stored as first seen no later than the batch is left as it is, without a row lock that a concurrent batch of the
+ * store would wait for.
  */
 import type { Db, Query } from '../../storage/db';
 import { recordIdentity } from '../../pipeline/src/adapters/pg-identity';
 import type { EventFact } from '../../pipeline/src/domain/facts';
+import { ms, page, pageView } from '../support/fact-builders';
 import { createTestStore, testDb } from '../support/harness';
 
 let db: Db;
@@ -14,24 +16,9 @@ beforeAll(() => {
 });
 afterAll(() => db.close());
 
-const pageView = (clientId: string, at: string): EventFact => ({
-  eventId: `${clientId}-${at}`,
-  clientId,
-  name: 'page_viewed',
-  at: Date.parse(at),
-  pageUrl: 'https://shop.example/',
-  referrer: '',
-  email: null,
-  customerId: null,
-  orderId: null,
-  checkoutToken: null,
-  isFirstOrder: null,
-  valueMicros: null,
-  valueOrig: null,
-  currencyOrig: null,
-  lines: [],
-  items: [],
-});
+/** A page view of `clientId` at an ISO instant. */
+const sighting = (clientId: string, at: string): EventFact =>
+  pageView(`${clientId}-${at}`, ms(at), page('/'), '', clientId);
 
 const record = (q: Query, storeId: string, events: EventFact[]) =>
   recordIdentity(q, [{ storeId, batch: { events, orders: [], handoffs: [] } }]);
@@ -49,8 +36,8 @@ it('inserts new clients, lowers an earlier sighting, and leaves a later one with
   const storeId = (await createTestStore(db)).store.store_id;
   await db.transaction('test.seed', (tx) =>
     record(tx, storeId, [
-      pageView('kept', '2026-03-02T10:00:00.000Z'),
-      pageView('lowered', '2026-03-02T10:00:00.000Z'),
+      sighting('kept', '2026-03-02T10:00:00.000Z'),
+      sighting('lowered', '2026-03-02T10:00:00.000Z'),
     ]),
   );
 
@@ -59,9 +46,9 @@ it('inserts new clients, lowers an earlier sighting, and leaves a later one with
   const locked: Record<string, string> = {};
   await db.transaction('test.batch', async (tx) => {
     await record(tx, storeId, [
-      pageView('kept', '2026-03-03T10:00:00.000Z'),
-      pageView('lowered', '2026-03-01T10:00:00.000Z'),
-      pageView('new', '2026-03-03T10:00:00.000Z'),
+      sighting('kept', '2026-03-03T10:00:00.000Z'),
+      sighting('lowered', '2026-03-01T10:00:00.000Z'),
+      sighting('new', '2026-03-03T10:00:00.000Z'),
     ]);
     for (const client of ['kept', 'lowered'])
       await db.transaction('test.other', async (other) => {
