@@ -18,11 +18,13 @@ export interface ImportBenchOptions {
   days: number;
   batch: number;
   concurrency: number;
+  /** Pipeline workers, each owning an equal share of the partitions. */
+  workers: number;
 }
 
 export async function benchImport(opts: ImportBenchOptions): Promise<void> {
   // A fresh installation: the pipeline running, no store before this one, tables the statistics have not seen.
-  const env = await startBenchEnv();
+  const env = await startBenchEnv({ pipeline: { workers: opts.workers } });
   try {
     const demo = planDemo({
       events: opts.events,
@@ -60,6 +62,7 @@ export async function benchImport(opts: ImportBenchOptions): Promise<void> {
           days: opts.days,
           batch: opts.batch,
           concurrency: opts.concurrency,
+          workers: opts.workers,
           api_accepted_events_per_s: Math.round(pushed.events / accepted),
           api_seconds: Number(accepted.toFixed(2)),
           end_to_end_events_per_s: Math.round(pushed.events / seconds),

@@ -1,6 +1,6 @@
 /**
  * Benchmarks. Each prints its figures as JSON on stdout.
- *   npm run bench -- ingest     [--events 100000] [--batch 500] [--concurrency 8] [--via events|segment]
+ *   npm run bench -- ingest     [--events 100000] [--batch 500] [--concurrency 8] [--via events|segment] [--workers 1]
  *   npm run bench -- pipeline   [--events 100000] [--rate 1000] [--live-seconds 20] [--workers 1] [--beside-events n]
  *                               [--daemon-cpu f] [--raw-payloads kept|none]
  *   npm run bench -- ad-conversions [--purchases 10000] [--limit-seconds 60]
@@ -16,7 +16,7 @@
  *   npm run bench -- spend      [--ads 500] [--days 90] [--rate 200] [--seconds 15]
  *   npm run bench -- fit        [--events 100000]
  *   npm run bench -- erase      [--events 1000000] [--persons 10] [--rate 500] [--seconds 20]
- *   npm run bench -- import     [--events 38800] [--days 70] [--batch 250] [--concurrency 4]
+ *   npm run bench -- import     [--events 38800] [--days 70] [--batch 250] [--concurrency 4] [--workers 1]
  *   npm run bench -- repair     [--events 100000] [--runs 3] [--rebuild]
  *   npm run bench -- copy-text  [--rounds 25]
  */
@@ -41,6 +41,14 @@ import { benchErase, type EraseBenchOptions } from './erase';
 import { benchImport, type ImportBenchOptions } from './import';
 import { benchRepair, type RepairBenchOptions } from './repair';
 
+/** `--workers`, for the benches that start the pipeline. */
+const WORKERS_OPTION = [
+  '--workers <n>',
+  'pipeline workers, each owning an equal share of the partitions',
+  positiveInteger('workers'),
+  1,
+] as const;
+
 const program = new Command('bench').description(
   'Performance benchmarks; each starts its own services unless NATS_URL and DATABASE_URL are set',
 );
@@ -51,6 +59,7 @@ program
   .option('--events <n>', 'events to push', positiveInteger('events'), 100_000)
   .option('--batch <n>', 'events per request', positiveInteger('batch'), 500)
   .option('--concurrency <n>', 'requests in flight', positiveInteger('concurrency'), 8)
+  .option(...WORKERS_OPTION)
   .addOption(
     new Option('--via <route>', 'our own events route, or Segment batches on /v1/batch')
       .choices(['events', 'segment'])
@@ -66,12 +75,7 @@ program
   .option('--events <n>', 'demo events to process', positiveInteger('events'), 100_000)
   .option('--rate <n>', 'events/s of the steady-rate visibility phase', positiveInteger('rate'), 1_000)
   .option('--live-seconds <n>', 'length of the visibility phase', positiveInteger('live-seconds'), 20)
-  .option(
-    '--workers <n>',
-    'pipeline workers, each owning an equal share of the partitions',
-    positiveInteger('workers'),
-    1,
-  )
+  .option(...WORKERS_OPTION)
   .option(
     '--beside-events <n>',
     'demo events of another store loaded first, as in a deployment of several stores',
@@ -223,6 +227,7 @@ program
   .option('--days <n>', 'days the history covers', positiveInteger('days'), 70)
   .option('--batch <n>', 'events per request', positiveInteger('batch'), 250)
   .option('--concurrency <n>', 'requests in flight', positiveInteger('concurrency'), 4)
+  .option(...WORKERS_OPTION)
   .action((o: ImportBenchOptions) => benchImport(o));
 
 program

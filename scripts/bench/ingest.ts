@@ -15,6 +15,8 @@ export interface IngestBenchOptions {
   concurrency: number;
   /** The route: our own events route, or the Segment-compatible source. */
   via: 'events' | 'segment';
+  /** Pipeline workers, each owning an equal share of the partitions. */
+  workers: number;
 }
 
 /** The page view of `sampleEvent('page_viewed')` as a Segment `page` call. */
@@ -38,7 +40,7 @@ function segmentPage(messageId: string, anonymousId: string, timestamp: string):
 }
 
 export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
-  const env = await startBenchEnv();
+  const env = await startBenchEnv({ pipeline: { workers: opts.workers } });
   try {
     const base = Date.now() - 3600_000;
     const batches: Buffer[] = [];
@@ -91,6 +93,7 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
           events: opts.events,
           batch: opts.batch,
           concurrency: opts.concurrency,
+          workers: opts.workers,
           http_accept_events_per_s: Math.round(opts.events / ((acceptedAt - started) / 1000)),
           end_to_end_events_per_s: Math.round(opts.events / seconds),
           end_to_end_seconds: Number(seconds.toFixed(2)),
