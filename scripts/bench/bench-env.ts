@@ -86,6 +86,11 @@ export const stopChild = (child: ChildProcess): Promise<void> =>
     child.kill('SIGTERM');
   });
 
+/** The `--workers` of the benches that start the pipeline: workers, each owning an equal share of the partitions. */
+export interface WorkersOption {
+  workers: number;
+}
+
 export interface BenchEnvOptions {
   withPipeline?: boolean;
   timezone?: string;

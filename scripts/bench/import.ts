@@ -10,16 +10,22 @@
  */
 import { planDemo } from '../demo/generate';
 import { preparePush, pushDemo } from '../demo/push';
-import { committedMessages, cpuPerEvent, readCpu, startBenchEnv, waitForCommitted, waitForPushes } from './bench-env';
+import {
+  committedMessages,
+  cpuPerEvent,
+  readCpu,
+  startBenchEnv,
+  waitForCommitted,
+  waitForPushes,
+  type WorkersOption,
+} from './bench-env';
 import { batchTimeBySteps, dbTimeByTag, personsRecomputed } from './pipeline';
 
-export interface ImportBenchOptions {
+export interface ImportBenchOptions extends WorkersOption {
   events: number;
   days: number;
   batch: number;
   concurrency: number;
-  /** Pipeline workers, each owning an equal share of the partitions. */
-  workers: number;
 }
 
 export async function benchImport(opts: ImportBenchOptions): Promise<void> {

@@ -7,16 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import { sampleEvent } from '../../test/support/samples';
 import { postBytes } from '../post-bytes';
-import { cpuPerEvent, percentile, readCpu, startBenchEnv, waitForCommitted } from './bench-env';
+import { cpuPerEvent, percentile, readCpu, startBenchEnv, waitForCommitted, type WorkersOption } from './bench-env';
 
-export interface IngestBenchOptions {
+export interface IngestBenchOptions extends WorkersOption {
   events: number;
   batch: number;
   concurrency: number;
   /** The route: our own events route, or the Segment-compatible source. */
   via: 'events' | 'segment';
-  /** Pipeline workers, each owning an equal share of the partitions. */
-  workers: number;
 }
 
 /** The page view of `sampleEvent('page_viewed')` as a Segment `page` call. */

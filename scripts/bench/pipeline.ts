@@ -23,15 +23,14 @@ import {
   startBenchEnv,
   waitForCommitted,
   waitUntil,
+  type WorkersOption,
 } from './bench-env';
 import { type ServerCpu, serverCpuPerEvent } from './server-cpu';
 
-export interface PipelineBenchOptions {
+export interface PipelineBenchOptions extends WorkersOption {
   events: number;
   rate: number;
   liveSeconds: number;
-  /** Pipeline workers, each owning an equal share of the partitions. */
-  workers: number;
   /** Demo events of another store loaded first, as a database and stream of several stores hold. */
   besideEvents?: number;
   /** Each daemon limited to this fraction of one core (a slower machine; cpu-limit.ts). */
