@@ -64,7 +64,8 @@ export async function recordIdentity(
   if (clients.ids.length === 0) return recorded;
   // A client already stored as first seen no later than here is left out: the conflict would lock its row (and
   // log the lock) only to leave it as it is, and a concurrent batch of the store would wait for that lock. A row
-  // the statement's snapshot does not show yet still meets the conflict clause.
+  // the statement's snapshot does not show yet still meets the conflict clause. The probe is one index lookup per
+  // client, fenced by `offset 0` for the reason storage/key-probe.ts gives.
   await q(
     'identity.clients_upsert',
     `insert into clients (store_id, client_id, person_id, first_seen_at)
