@@ -11,7 +11,9 @@ export function runPipelineDaemon(options: Parameters<typeof standardMaintainer>
     loadConfig: () => loadPipelineConfig(),
     start: (config, logger) => {
       // Only the daemon process lowers its priority (tests run the pipeline inside the test runner). On Linux the
-      // niceness is per thread: this is the main thread's, where the daemon's work runs.
+      // niceness is per thread: this is the main thread's, where the daemon's work runs. V8's helper threads keep
+      // theirs on purpose: the main thread waits for them in the collector's parallel phases, and lowered to the
+      // main thread's, they made a history import 12 to 33 % slower (docs/benchmark-history.md).
       try {
         os.setPriority(config.nice);
       } catch (err) {
