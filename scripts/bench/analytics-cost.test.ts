@@ -32,6 +32,7 @@ describe('sideFigures', () => {
     pipeline_cpu_us_per_event: cpu,
     server_cpu_us_per_event: { postgres: null, nats: null },
     batches: { count: 1, mean_size: 100, seconds_p95: 1 },
+    batches_warm: { count: 1, mean_size: 100, seconds_p95: 1 },
     raw_payloads_seconds: 11,
     raw_payloads_events_per_s: 9,
     batch_time_by_step: {
