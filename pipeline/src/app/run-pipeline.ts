@@ -12,8 +12,8 @@ export function runPipelineDaemon(options: Parameters<typeof standardMaintainer>
     start: (config, logger) => {
       // Only the daemon process lowers its priority (tests run the pipeline inside the test runner). On Linux the
       // niceness is per thread: this is the main thread's, where the daemon's work runs. V8's helper threads keep
-      // theirs on purpose: the main thread waits for them in the collector's parallel phases, and lowered to the
-      // main thread's, they made a history import 12 to 33 % slower (docs/benchmark-history.md).
+      // theirs on purpose: the main thread waits for them in the collector's parallel phases, and lowered too (to
+      // 10 or 19), they made a history import 12 to 33 % slower (docs/benchmark-history.md).
       try {
         os.setPriority(config.nice);
       } catch (err) {
