@@ -30,6 +30,7 @@ describe('sideFigures', () => {
     events_per_s: 10,
     seconds: 10,
     pipeline_cpu_us_per_event: cpu,
+    pipeline_threads_us_per_event: { pipeline_main_thread: null, pipeline_gc_pauses: 0, pipeline_other_threads: null },
     server_cpu_us_per_event: { postgres: null, nats: null },
     batches: { count: 1, mean_size: 100, seconds_p95: 1 },
     batches_warm: { count: 1, mean_size: 100, seconds_p95: 1 },

@@ -15,7 +15,7 @@ import { createDb, type Db } from '../../storage/db';
 import { createStore, type StoreCredentials, type StoreRecord } from '../../storage/store-registry';
 import { startLocalServices, removeLocalServices } from '../../test/support/local-services';
 import { freePort } from '../../test/support/free-port';
-import { type ServerCpu, serverCpuPerEvent, serverCpuSeconds } from './server-cpu';
+import { type ServerCpu, serverCpuPerEvent, serverCpuSeconds, type ThreadCpu, threadCpuSeconds } from './server-cpu';
 
 const ROOT = path.join(__dirname, '..', '..');
 /** Partitions of the EVENTS stream the bench sets up (EVENT_PARTITIONS, default 16). */
@@ -32,6 +32,8 @@ export interface BenchEnv {
   pipelineMetrics(): Promise<string>;
   /** CPU seconds so far of the local PostgreSQL and nats-server (null where the bench was given its servers). */
   serverCpu(): ServerCpu;
+  /** CPU seconds so far of the pipeline workers' main threads and of their other threads, summed (null off Linux). */
+  pipelineThreads(): ThreadCpu | null;
   stopPipeline(): Promise<void>;
   startPipeline(): Promise<void>;
   close(): Promise<void>;
@@ -209,6 +211,14 @@ export async function startBenchEnv(opts: BenchEnvOptions = {}): Promise<BenchEn
     credentials,
     pipelineMetrics: () => Promise.all(healthUrls.map((u) => scrapeMetrics(`${u}/metrics`))).then((t) => t.join('\n')),
     serverCpu: () => serverCpuSeconds(dataDir),
+    pipelineThreads: () => {
+      const readings = pipeline.map((child) => (child.pid === undefined ? null : threadCpuSeconds(child.pid)));
+      if (readings.length === 0 || readings.some((r) => r === null)) return null;
+      return readings.reduce<ThreadCpu>((sum, r) => ({ main: sum.main + r!.main, others: sum.others + r!.others }), {
+        main: 0,
+        others: 0,
+      });
+    },
     startPipeline,
     stopPipeline: async () => {
       await Promise.all(pipeline.map(stopChild));
@@ -305,7 +315,35 @@ export async function cpuSeconds(metricsUrl: string): Promise<number> {
 export interface CpuReading {
   api: number;
   pipeline: number;
+  pipelineThreads: PipelineThreadsReading;
   servers: ServerCpu;
+}
+
+/** The pipeline's main threads and other threads (null off Linux), and the seconds its collector paused the former. */
+export interface PipelineThreadsReading {
+  threads: ThreadCpu | null;
+  gcPauses: number;
+}
+
+/** Reads the pipeline's threads; `pipelineMetrics` is a scrape the caller took just now. */
+export function readPipelineThreads(env: BenchEnv, pipelineMetrics: string): PipelineThreadsReading {
+  return { threads: env.pipelineThreads(), gcPauses: gcPauseSecondsIn(pipelineMetrics) };
+}
+
+/**
+ * Where the pipeline's CPU went between two readings, in microseconds per event: its main threads (of which its
+ * collection pauses) and its other threads: V8's collector working beside the main thread and, in a daemon's first
+ * seconds, its compiler (docs/operations.md, Performance). Null where the threads were not read.
+ */
+export function pipelineThreadsPerEvent(before: PipelineThreadsReading, after: PipelineThreadsReading, events: number) {
+  const perEvent = (s: number) => Math.round((s * 1e6) / events);
+  const threads = (pick: (t: ThreadCpu) => number): number | null =>
+    before.threads && after.threads ? perEvent(pick(after.threads) - pick(before.threads)) : null;
+  return {
+    pipeline_main_thread: threads((t) => t.main),
+    pipeline_gc_pauses: perEvent(after.gcPauses - before.gcPauses),
+    pipeline_other_threads: threads((t) => t.others),
+  };
 }
 
 /** Reads every process's CPU; `pipelineMetrics`, a scrape the caller took just now, saves scraping it again. */
@@ -314,7 +352,12 @@ export async function readCpu(env: BenchEnv, pipelineMetrics?: string): Promise<
     cpuSeconds(`${env.apiUrl}/metrics`),
     pipelineMetrics ?? env.pipelineMetrics(),
   ]);
-  return { api, pipeline: cpuSecondsIn(pipeline, 'the pipeline'), servers: env.serverCpu() };
+  return {
+    api,
+    pipeline: cpuSecondsIn(pipeline, 'the pipeline'),
+    pipelineThreads: readPipelineThreads(env, pipeline),
+    servers: env.serverCpu(),
+  };
 }
 
 /** The CPU microseconds per event each process spent between two readings (null where a server is not read). */
@@ -323,8 +366,19 @@ export function cpuPerEvent(before: CpuReading, after: CpuReading, events: numbe
   return {
     api: perEvent(after.api - before.api),
     pipeline: perEvent(after.pipeline - before.pipeline),
+    ...pipelineThreadsPerEvent(before.pipelineThreads, after.pipelineThreads, events),
     ...serverCpuPerEvent(before.servers, after.servers, events),
   };
+}
+
+/**
+ * Seconds the daemons' main threads spent paused by the garbage collector, from `nodejs_gc_duration_seconds`
+ * (every kind), summed over workers.
+ */
+export function gcPauseSecondsIn(text: string): number {
+  let total = 0;
+  for (const m of text.matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm)) total += Number(m[1]);
+  return total;
 }
 
 /** The CPU seconds of one scrape of a daemon's metrics, summed over workers (`from` names it in the error). */

@@ -1,4 +1,4 @@
-import { committedIn, cpuSecondsIn, partitionShares } from './bench-env';
+import { committedIn, cpuSecondsIn, gcPauseSecondsIn, partitionShares, pipelineThreadsPerEvent } from './bench-env';
 import { batchesBetween, batchTimeBySteps, dbTimeByTag, personsRecomputed } from './pipeline';
 
 const scrape = (steps: Record<string, number>, flush: number, tags: Record<string, number>): string =>
@@ -83,6 +83,33 @@ describe('the pipeline bench reading the daemon’s metrics', () => {
     expect(cpuSecondsIn(after, 'workers') - cpuSecondsIn(before, 'workers')).toBe(8);
     expect(batchTimeBySteps(before, after).steps.identity).toEqual({ seconds: 6, share: 0.5 });
     expect(dbTimeByTag(before, after, 1)).toEqual({ 'raw_events.copy': 4 });
+  });
+
+  it('splits the pipeline’s CPU per event by thread, the collector’s pauses from every kind and worker', () => {
+    const gc = (minor: number, major: number) =>
+      [
+        `nodejs_gc_duration_seconds_bucket{le="0.01",kind="minor"} 3`,
+        `nodejs_gc_duration_seconds_sum{kind="minor"} ${minor}`,
+        `nodejs_gc_duration_seconds_count{kind="minor"} 3`,
+        `nodejs_gc_duration_seconds_sum{kind="major"} ${major}`,
+      ].join('\n');
+    const before = { threads: { main: 10, others: 4 }, gcPauses: gcPauseSecondsIn([gc(1, 0.5), gc(2, 0)].join('\n')) };
+    const after = {
+      threads: { main: 13, others: 6 },
+      gcPauses: gcPauseSecondsIn([gc(1.5, 0.5), gc(2.2, 0.3)].join('\n')),
+    };
+    expect(before.gcPauses).toBe(3.5);
+    expect(pipelineThreadsPerEvent(before, after, 1000)).toEqual({
+      pipeline_main_thread: 3000,
+      pipeline_gc_pauses: 1000,
+      pipeline_other_threads: 2000,
+    });
+    // Threads not read (off Linux): the pauses still come from the metrics.
+    expect(pipelineThreadsPerEvent({ ...before, threads: null }, after, 1000)).toEqual({
+      pipeline_main_thread: null,
+      pipeline_gc_pauses: 1000,
+      pipeline_other_threads: null,
+    });
   });
 });
 

@@ -19,7 +19,9 @@ import {
   type BenchEnv,
   committedIn,
   cpuSecondsIn,
+  pipelineThreadsPerEvent,
   rawPayloadsIn,
+  readPipelineThreads,
   startBenchEnv,
   waitForCommitted,
   waitUntil,
@@ -66,6 +68,8 @@ export interface ThroughputPhase {
   events_per_s: number;
   seconds: number;
   pipeline_cpu_us_per_event: number;
+  /** The pipeline's CPU per event by thread (bench-env.ts, pipelineThreadsPerEvent). */
+  pipeline_threads_us_per_event: ReturnType<typeof pipelineThreadsPerEvent>;
   /** The local servers' CPU per event over the phase (null for servers the bench was given). */
   server_cpu_us_per_event: ServerCpu;
   batch_time_by_step: ReturnType<typeof batchTimeBySteps>;
@@ -98,6 +102,7 @@ export async function throughputPhase(env: BenchEnv, source: DemoSource, events:
   const started = Date.now();
   const before = await env.pipelineMetrics();
   const serversBefore = env.serverCpu();
+  const threadsBefore = readPipelineThreads(env, before);
   const atStart = committedIn(before);
   const rawAtStart = rawPayloadsIn(before);
   await waitForCommitted(env, atStart + Math.ceil((events - atStart) / 5));
@@ -106,6 +111,7 @@ export async function throughputPhase(env: BenchEnv, source: DemoSource, events:
   const seconds = (Date.now() - started) / 1000;
   const serversAfter = env.serverCpu();
   const after = await env.pipelineMetrics();
+  const threadsAfter = readPipelineThreads(env, after);
   await waitUntil(async () => rawPayloadsIn(await env.pipelineMetrics()), events, 250);
   const rawSeconds = (Date.now() - started) / 1000;
   const cpu = cpuSecondsIn(after, 'the pipeline') - cpuSecondsIn(before, 'the pipeline');
@@ -114,6 +120,7 @@ export async function throughputPhase(env: BenchEnv, source: DemoSource, events:
     events_per_s: Math.round((events - atStart) / seconds),
     seconds: Number(seconds.toFixed(2)),
     pipeline_cpu_us_per_event: Math.round((cpu * 1e6) / (events - atStart)),
+    pipeline_threads_us_per_event: pipelineThreadsPerEvent(threadsBefore, threadsAfter, events - atStart),
     server_cpu_us_per_event: serverCpuPerEvent(serversBefore, serversAfter, events - atStart),
     batch_time_by_step: batchTimeBySteps(before, after),
     db_seconds_by_statement: dbTimeByTag(before, after, 12),
@@ -208,6 +215,7 @@ export async function benchPipeline(opts: PipelineBenchOptions): Promise<void> {
           throughput_seconds: phase.seconds,
           raw_payloads_seconds: phase.raw_payloads_seconds,
           pipeline_cpu_us_per_event: phase.pipeline_cpu_us_per_event,
+          pipeline_threads_us_per_event: phase.pipeline_threads_us_per_event,
           server_cpu_us_per_event: phase.server_cpu_us_per_event,
           batch_time_by_step: phase.batch_time_by_step,
           db_seconds_by_statement: phase.db_seconds_by_statement,

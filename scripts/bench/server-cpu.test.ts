@@ -2,7 +2,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseProcStat, processTreeCpuSeconds, readProcStats, serverCpuPerEvent, serverCpuSeconds } from './server-cpu';
+import {
+  parseProcStat,
+  processTreeCpuSeconds,
+  readProcStats,
+  serverCpuPerEvent,
+  serverCpuSeconds,
+  threadCpuSeconds,
+} from './server-cpu';
 
 describe('the local servers’ CPU, read from /proc', () => {
   it('parses a stat line whose command name holds spaces and parentheses', () => {
@@ -50,6 +57,40 @@ describe('the local servers’ CPU, read from /proc', () => {
     } finally {
       shell.stdin.end();
       shell.kill();
+    }
+  });
+
+  it('splits a process’s CPU between its main thread and its other threads', async () => {
+    // The main thread burns 300 ms of the process's CPU, then waits while a worker thread burns 300 ms more (each
+    // by the process's own clock, so a busy machine only makes them slower), then says so and waits for its stdin.
+    const script = `
+      const { Worker } = require('node:worker_threads');
+      const used = () => { const u = process.cpuUsage(); return u.user + u.system; };
+      const burn = (us) => { const end = used() + us; while (used() < end) {} };
+      burn(300000);
+      const worker = new Worker('const u = () => { const c = process.cpuUsage(); return c.user + c.system; };' +
+        'const end = u() + 300000; while (u() < end) {}', { eval: true });
+      worker.on('exit', () => { process.stdout.write('done'); process.stdin.resume(); });
+    `;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'ignore'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', () => resolve());
+        child.on('exit', (code) => reject(new Error(`the child exited (${code}) before it was done`)));
+      });
+      const threads = threadCpuSeconds(child.pid!)!;
+      // /proc counts in ticks of 10 ms, and each burn counts V8's helper threads too (they compile and collect beside
+      // it), while each side's start adds to it: some margin either way.
+      expect(threads.main).toBeGreaterThanOrEqual(0.25);
+      expect(threads.others).toBeGreaterThanOrEqual(0.25);
+      expect(threads.main + threads.others).toBeCloseTo(
+        parseProcStat(fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8'))!.ownTicks / 100,
+        5,
+      );
+      expect(threadCpuSeconds(2 ** 22 + 1)).toBeNull();
+    } finally {
+      child.stdin.end();
+      child.kill();
     }
   });
 

@@ -116,3 +116,27 @@ export function serverCpuPerEvent(before: ServerCpu, after: ServerCpu, events: n
     a === null || b === null || events <= 0 ? null : Math.round(((b - a) * 1e6) / events);
   return { postgres: per(before.postgres, after.postgres), nats: per(before.nats, after.nats) };
 }
+
+/** CPU seconds of a process's main thread and of its other threads, from `/proc`. */
+export interface ThreadCpu {
+  main: number;
+  /**
+   * Every other thread, live or exited: in a Node process V8's workers (the collector's parallel and concurrent
+   * work, background compilation) and libuv's pool.
+   */
+  others: number;
+}
+
+/** Reads the CPU seconds of process `pid`'s threads; null off Linux or once the process is gone. */
+export function threadCpuSeconds(pid: number): ThreadCpu | null {
+  if (process.platform !== 'linux') return null;
+  try {
+    // The process's own ticks count every thread it ran, exited ones included; its main thread's task has its pid.
+    const all = parseProcStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    const main = parseProcStat(fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
+    if (!all || !main) return null;
+    return { main: main.ownTicks / TICKS_PER_SECOND, others: (all.ownTicks - main.ownTicks) / TICKS_PER_SECOND };
+  } catch {
+    return null;
+  }
+}
