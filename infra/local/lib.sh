@@ -6,7 +6,7 @@ log() { printf '[infra] %s\n' "$*" >&2; }
 # The daemons as every script starts them, from the operator's build in dist/ (`npm run build`; make builds it):
 # in the caller's process (run them with &), the pipeline with a young generation larger than Node's default
 # (docs/operations.md, Processes).
-pipeline_daemon() { exec node --enable-source-maps --max-semi-space-size=64 dist/pipeline/src/app/main.js; }
+pipeline_daemon() { exec node --enable-source-maps --max-semi-space-size=64 --min-semi-space-size=64 dist/pipeline/src/app/main.js; }
 api_daemon() { exec node --enable-source-maps dist/query-api/src/app/server.js; }
 webhook_daemon() { exec node --enable-source-maps dist/webhook-worker/src/app/main.js; }
 

@@ -55,8 +55,8 @@ const ALLOC_PROFILE = process.env.BENCH_ALLOC_PROFILE
     }
   : { args: [], env: {} };
 
-/** The pipeline daemon's heap flag, as `npm run pipeline` and `make run` start it (docs/operations.md, Processes). */
-const PIPELINE_NODE_FLAGS = ['--max-semi-space-size=64'];
+/** The pipeline daemon's heap flags, as `npm run pipeline` and `make run` start it (docs/operations.md, Processes). */
+const PIPELINE_NODE_FLAGS = ['--max-semi-space-size=64', '--min-semi-space-size=64'];
 
 export function spawnService(entry: string, env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
   const args = [...nodeFlags, ...PROFILE_ARGS, '--import', 'tsx', ...ALLOC_PROFILE.args, path.join(ROOT, entry)];
