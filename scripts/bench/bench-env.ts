@@ -15,7 +15,14 @@ import { createDb, type Db } from '../../storage/db';
 import { createStore, type StoreCredentials, type StoreRecord } from '../../storage/store-registry';
 import { startLocalServices, removeLocalServices } from '../../test/support/local-services';
 import { freePort } from '../../test/support/free-port';
-import { type ServerCpu, serverCpuPerEvent, serverCpuSeconds, type ThreadCpu, threadCpuSeconds } from './server-cpu';
+import {
+  type ServerCpu,
+  serverCpuPerEvent,
+  serverCpuSeconds,
+  type ThreadCpu,
+  threadCpuSeconds,
+  usPerEvent,
+} from './server-cpu';
 
 const ROOT = path.join(__dirname, '..', '..');
 /** Partitions of the EVENTS stream the bench sets up (EVENT_PARTITIONS, default 16). */
@@ -336,12 +343,11 @@ export function readPipelineThreads(env: BenchEnv, pipelineMetrics: string): Pip
  * seconds, its compiler (docs/operations.md, Performance). Null where the threads were not read.
  */
 export function pipelineThreadsPerEvent(before: PipelineThreadsReading, after: PipelineThreadsReading, events: number) {
-  const perEvent = (s: number) => Math.round((s * 1e6) / events);
   const threads = (pick: (t: ThreadCpu) => number): number | null =>
-    before.threads && after.threads ? perEvent(pick(after.threads) - pick(before.threads)) : null;
+    before.threads && after.threads ? usPerEvent(pick(after.threads) - pick(before.threads), events) : null;
   return {
     pipeline_main_thread: threads((t) => t.main),
-    pipeline_gc_pauses: perEvent(after.gcPauses - before.gcPauses),
+    pipeline_gc_pauses: usPerEvent(after.gcPauses - before.gcPauses, events),
     pipeline_other_threads: threads((t) => t.others),
   };
 }
@@ -362,10 +368,9 @@ export async function readCpu(env: BenchEnv, pipelineMetrics?: string): Promise<
 
 /** The CPU microseconds per event each process spent between two readings (null where a server is not read). */
 export function cpuPerEvent(before: CpuReading, after: CpuReading, events: number) {
-  const perEvent = (s: number) => Math.round((s * 1e6) / events);
   return {
-    api: perEvent(after.api - before.api),
-    pipeline: perEvent(after.pipeline - before.pipeline),
+    api: usPerEvent(after.api - before.api, events),
+    pipeline: usPerEvent(after.pipeline - before.pipeline, events),
     ...pipelineThreadsPerEvent(before.pipelineThreads, after.pipelineThreads, events),
     ...serverCpuPerEvent(before.servers, after.servers, events),
   };
@@ -375,11 +380,7 @@ export function cpuPerEvent(before: CpuReading, after: CpuReading, events: numbe
  * Seconds the daemons' main threads spent paused by the garbage collector, from `nodejs_gc_duration_seconds`
  * (every kind), summed over workers.
  */
-export function gcPauseSecondsIn(text: string): number {
-  let total = 0;
-  for (const m of text.matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm)) total += Number(m[1]);
-  return total;
-}
+export const gcPauseSecondsIn = (text: string): number => counterSum(text, 'nodejs_gc_duration_seconds_sum');
 
 /** The CPU seconds of one scrape of a daemon's metrics, summed over workers (`from` names it in the error). */
 export function cpuSecondsIn(text: string, from: string): number {

@@ -15,7 +15,7 @@ import { planDemo } from '../demo/generate';
 import { preparePush, pushDemo } from '../demo/push';
 import { createStore } from '../../storage/store-registry';
 import { type BenchEnv, committedMessages, cpuSecondsIn, startBenchEnv, waitForCommitted } from './bench-env';
-import { serverCpuPerEvent } from './server-cpu';
+import { serverCpuPerEvent, usPerEvent } from './server-cpu';
 import {
   batchTimeBySteps,
   batchesBetween,
@@ -105,7 +105,7 @@ async function phase(
     burst_events_per_s: Math.round(burstPushed / pushSeconds),
     seconds_to_committed: Number(((Date.now() - started) / 1000).toFixed(1)),
     // The CPU the phase's events cost: what decides how much a saturated machine keeps up with.
-    pipeline_cpu_us_per_event: Math.round((pipelineCpu * 1e6) / pushed),
+    pipeline_cpu_us_per_event: usPerEvent(pipelineCpu, pushed),
     server_cpu_us_per_event: serverCpuPerEvent(serversBefore, serversAfter, pushed),
     batches: batchesBetween(before, after),
     batch_steps: batchTimeBySteps(before, after),

@@ -27,7 +27,7 @@ import {
   waitUntil,
   type WorkersOption,
 } from './bench-env';
-import { type ServerCpu, serverCpuPerEvent } from './server-cpu';
+import { type ServerCpu, serverCpuPerEvent, usPerEvent } from './server-cpu';
 
 export interface PipelineBenchOptions extends WorkersOption {
   events: number;
@@ -119,7 +119,7 @@ export async function throughputPhase(env: BenchEnv, source: DemoSource, events:
     events: events - atStart,
     events_per_s: Math.round((events - atStart) / seconds),
     seconds: Number(seconds.toFixed(2)),
-    pipeline_cpu_us_per_event: Math.round((cpu * 1e6) / (events - atStart)),
+    pipeline_cpu_us_per_event: usPerEvent(cpu, events - atStart),
     pipeline_threads_us_per_event: pipelineThreadsPerEvent(threadsBefore, threadsAfter, events - atStart),
     server_cpu_us_per_event: serverCpuPerEvent(serversBefore, serversAfter, events - atStart),
     batch_time_by_step: batchTimeBySteps(before, after),

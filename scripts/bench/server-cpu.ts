@@ -110,10 +110,13 @@ export function serverCpuSeconds(dataDir: string | null): ServerCpu {
   };
 }
 
+/** Microseconds per event of `seconds` of CPU spread over `events`, as every bench reports it. */
+export const usPerEvent = (seconds: number, events: number): number => Math.round((seconds * 1e6) / events);
+
 /** Microseconds of each server's CPU per event between two readings (null where either reading is). */
 export function serverCpuPerEvent(before: ServerCpu, after: ServerCpu, events: number): ServerCpu {
   const per = (a: number | null, b: number | null): number | null =>
-    a === null || b === null || events <= 0 ? null : Math.round(((b - a) * 1e6) / events);
+    a === null || b === null || events <= 0 ? null : usPerEvent(b - a, events);
   return { postgres: per(before.postgres, after.postgres), nats: per(before.nats, after.nats) };
 }
 
