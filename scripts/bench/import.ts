@@ -28,7 +28,12 @@ export interface ImportBenchOptions extends WorkersOption {
   concurrency: number;
 }
 
-export async function benchImport(opts: ImportBenchOptions): Promise<void> {
+/** The figures `benchImport` prints (the ones a caller compares). */
+export interface ImportBenchResult {
+  end_to_end_events_per_s: number;
+}
+
+export async function benchImport(opts: ImportBenchOptions): Promise<ImportBenchResult> {
   // A fresh installation: the pipeline running, no store before this one, tables the statistics have not seen.
   const env = await startBenchEnv({ pipeline: { workers: opts.workers } });
   try {
@@ -58,30 +63,26 @@ export async function benchImport(opts: ImportBenchOptions): Promise<void> {
     const seconds = (Date.now() - started) / 1000;
     const after = await env.pipelineMetrics();
     const cpuAfter = await readCpu(env, after);
-    console.log(
-      JSON.stringify(
-        {
-          bench: 'import',
-          events: pushed.events,
-          persons: demo.summary.persons,
-          orders: demo.summary.orders,
-          days: opts.days,
-          batch: opts.batch,
-          concurrency: opts.concurrency,
-          workers: opts.workers,
-          api_accepted_events_per_s: Math.round(pushed.events / accepted),
-          api_seconds: Number(accepted.toFixed(2)),
-          end_to_end_events_per_s: Math.round(pushed.events / seconds),
-          end_to_end_seconds: Number(seconds.toFixed(2)),
-          cpu_us_per_event: cpuPerEvent(cpuBefore, cpuAfter, pushed.events),
-          batch_time_by_step: batchTimeBySteps(before, after),
-          db_seconds_by_statement: dbTimeByTag(before, after, 12),
-          persons_recomputed: personsRecomputed(before, after),
-        },
-        null,
-        2,
-      ),
-    );
+    const result = {
+      bench: 'import',
+      events: pushed.events,
+      persons: demo.summary.persons,
+      orders: demo.summary.orders,
+      days: opts.days,
+      batch: opts.batch,
+      concurrency: opts.concurrency,
+      workers: opts.workers,
+      api_accepted_events_per_s: Math.round(pushed.events / accepted),
+      api_seconds: Number(accepted.toFixed(2)),
+      end_to_end_events_per_s: Math.round(pushed.events / seconds),
+      end_to_end_seconds: Number(seconds.toFixed(2)),
+      cpu_us_per_event: cpuPerEvent(cpuBefore, cpuAfter, pushed.events),
+      batch_time_by_step: batchTimeBySteps(before, after),
+      db_seconds_by_statement: dbTimeByTag(before, after, 12),
+      persons_recomputed: personsRecomputed(before, after),
+    };
+    console.log(JSON.stringify(result, null, 2));
+    return result;
   } finally {
     await env.close();
   }

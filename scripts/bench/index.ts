@@ -17,6 +17,7 @@
  *   npm run bench -- fit        [--events 100000]
  *   npm run bench -- erase      [--events 1000000] [--persons 10] [--rate 500] [--seconds 20]
  *   npm run bench -- import     [--events 38800] [--days 70] [--batch 250] [--concurrency 4] [--workers 1]
+ *   npm run bench -- import-ratio [--rounds 4]
  *   npm run bench -- repair     [--events 100000] [--runs 3] [--rebuild]
  *   npm run bench -- copy-text  [--rounds 25]
  */
@@ -39,6 +40,7 @@ import { benchSpend, type SpendBenchOptions } from './spend';
 import { benchFit, type FitBenchOptions } from './fit';
 import { benchErase, type EraseBenchOptions } from './erase';
 import { benchImport, type ImportBenchOptions } from './import';
+import { benchImportRatio } from './import-ratio';
 import { benchRepair, type RepairBenchOptions } from './repair';
 
 /** `--workers`, for the benches that start the pipeline. */
@@ -49,6 +51,10 @@ const WORKERS_OPTION = [
   1,
 ] as const;
 
+/** The two benches' defaults, which `import-ratio` runs as they are. */
+const INGEST_DEFAULTS = { events: 100_000, batch: 500, concurrency: 8, workers: 1, via: 'events' } as const;
+const IMPORT_DEFAULTS = { events: 38_800, days: 70, batch: 250, concurrency: 4, workers: 1 } as const;
+
 const program = new Command('bench').description(
   'Performance benchmarks; each starts its own services unless NATS_URL and DATABASE_URL are set',
 );
@@ -56,16 +62,18 @@ const program = new Command('bench').description(
 program
   .command('ingest')
   .description('HTTP ingestion to committed raw rows: events/s end to end')
-  .option('--events <n>', 'events to push', positiveInteger('events'), 100_000)
-  .option('--batch <n>', 'events per request', positiveInteger('batch'), 500)
-  .option('--concurrency <n>', 'requests in flight', positiveInteger('concurrency'), 8)
+  .option('--events <n>', 'events to push', positiveInteger('events'), INGEST_DEFAULTS.events)
+  .option('--batch <n>', 'events per request', positiveInteger('batch'), INGEST_DEFAULTS.batch)
+  .option('--concurrency <n>', 'requests in flight', positiveInteger('concurrency'), INGEST_DEFAULTS.concurrency)
   .option(...WORKERS_OPTION)
   .addOption(
     new Option('--via <route>', 'our own events route, or Segment batches on /v1/batch')
       .choices(['events', 'segment'])
-      .default('events'),
+      .default(INGEST_DEFAULTS.via),
   )
-  .action((o: IngestBenchOptions) => benchIngest(o));
+  .action(async (o: IngestBenchOptions) => {
+    await benchIngest(o);
+  });
 
 program
   .command('pipeline')
@@ -223,12 +231,24 @@ program
 program
   .command('import')
   .description("A store's history imported into a fresh installation through the API: events/s accepted and end to end")
-  .option('--events <n>', 'demo events of the history', positiveInteger('events'), 38_800)
-  .option('--days <n>', 'days the history covers', positiveInteger('days'), 70)
-  .option('--batch <n>', 'events per request', positiveInteger('batch'), 250)
-  .option('--concurrency <n>', 'requests in flight', positiveInteger('concurrency'), 4)
+  .option('--events <n>', 'demo events of the history', positiveInteger('events'), IMPORT_DEFAULTS.events)
+  .option('--days <n>', 'days the history covers', positiveInteger('days'), IMPORT_DEFAULTS.days)
+  .option('--batch <n>', 'events per request', positiveInteger('batch'), IMPORT_DEFAULTS.batch)
+  .option('--concurrency <n>', 'requests in flight', positiveInteger('concurrency'), IMPORT_DEFAULTS.concurrency)
   .option(...WORKERS_OPTION)
-  .action((o: ImportBenchOptions) => benchImport(o));
+  .action(async (o: ImportBenchOptions) => {
+    await benchImport(o);
+  });
+
+program
+  .command('import-ratio')
+  .description(
+    "The import against the ingest bench, both with their defaults, in alternated rounds: the import's share of ingest",
+  )
+  .option('--rounds <n>', 'rounds of one import and one ingest run', positiveInteger('rounds'), 4)
+  .action((o: { rounds: number }) =>
+    benchImportRatio({ rounds: o.rounds, import: { ...IMPORT_DEFAULTS }, ingest: { ...INGEST_DEFAULTS } }),
+  );
 
 program
   .command('repair')

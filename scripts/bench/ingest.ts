@@ -37,7 +37,12 @@ function segmentPage(messageId: string, anonymousId: string, timestamp: string):
   };
 }
 
-export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
+/** The figures `benchIngest` prints (the ones a caller compares). */
+export interface IngestBenchResult {
+  end_to_end_events_per_s: number;
+}
+
+export async function benchIngest(opts: IngestBenchOptions): Promise<IngestBenchResult> {
   const env = await startBenchEnv({ pipeline: { workers: opts.workers } });
   try {
     const base = Date.now() - 3600_000;
@@ -83,28 +88,24 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<void> {
     const cpuAfter = await readCpu(env);
     latencies.sort((a, b) => a - b);
     const seconds = (done - started) / 1000;
-    console.log(
-      JSON.stringify(
-        {
-          bench: 'ingest',
-          via: opts.via,
-          events: opts.events,
-          batch: opts.batch,
-          concurrency: opts.concurrency,
-          workers: opts.workers,
-          http_accept_events_per_s: Math.round(opts.events / ((acceptedAt - started) / 1000)),
-          end_to_end_events_per_s: Math.round(opts.events / seconds),
-          end_to_end_seconds: Number(seconds.toFixed(2)),
-          cpu_us_per_event: cpuPerEvent(cpuBefore, cpuAfter, opts.events),
-          request_ms: {
-            p50: Number(percentile(latencies, 50).toFixed(1)),
-            p99: Number(percentile(latencies, 99).toFixed(1)),
-          },
-        },
-        null,
-        2,
-      ),
-    );
+    const result = {
+      bench: 'ingest',
+      via: opts.via,
+      events: opts.events,
+      batch: opts.batch,
+      concurrency: opts.concurrency,
+      workers: opts.workers,
+      http_accept_events_per_s: Math.round(opts.events / ((acceptedAt - started) / 1000)),
+      end_to_end_events_per_s: Math.round(opts.events / seconds),
+      end_to_end_seconds: Number(seconds.toFixed(2)),
+      cpu_us_per_event: cpuPerEvent(cpuBefore, cpuAfter, opts.events),
+      request_ms: {
+        p50: Number(percentile(latencies, 50).toFixed(1)),
+        p99: Number(percentile(latencies, 99).toFixed(1)),
+      },
+    };
+    console.log(JSON.stringify(result, null, 2));
+    return result;
   } finally {
     await env.close();
   }
