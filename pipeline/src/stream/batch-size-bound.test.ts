@@ -116,4 +116,17 @@ describe('createBatchSizeBound', () => {
     expect(off.current()).toBe(5000);
     expect(off.within(500)).toBe(1000);
   });
+
+  it('gives another target a floor of its own, below the bound’s', () => {
+    const bound = createBatchSizeBound({ min: 200, max: 5000, targetMs: 3000 });
+    bound.observe(500, 2000); // 4 ms per message: 100 fit in 400 ms
+    expect(bound.within(400)).toBe(200); // the bound's own floor
+    expect(bound.within(400, 50)).toBe(100);
+    // Slower still, and for long: 10 ms per message, 40 would fit.
+    for (let i = 0; i < 200; i++) bound.observe(100, 1000);
+    expect(bound.within(400, 50)).toBe(50);
+    expect(bound.within(400, 0)).toBe(41); // what fits, with no floor
+    expect(bound.within(1, 0)).toBe(1); // but never an empty batch
+    expect(bound.within(400)).toBe(200); // asked without a floor, the bound's own
+  });
 });

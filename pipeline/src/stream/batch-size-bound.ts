@@ -18,8 +18,11 @@ export interface BatchSizeBound {
   /** A batch of `size` messages committed in `ms`. */
   observe(size: number, ms: number): void;
   current(): number;
-  /** The size for another target, at the same costs (`max` before any batch, or with 0). */
-  within(targetMs: number): number;
+  /**
+   * The size for another target, at the same costs (`max` before any batch, or with 0), never below `floor` (by
+   * default the bound's own `min`).
+   */
+  within(targetMs: number, floor?: number): number;
 }
 
 export interface BatchSizeBoundOptions {
@@ -38,11 +41,11 @@ export function createBatchSizeBound(opts: BatchSizeBoundOptions): BatchSizeBoun
   const min = Math.max(1, Math.min(opts.min, opts.max));
   let msPerMessage: number | null = null;
   const last = { size: 0, ms: 0 };
-  const within = (targetMs: number): number => {
+  const within = (targetMs: number, floor = min): number => {
     if (targetMs <= 0 || msPerMessage === null || msPerMessage <= 0) return opts.max;
     const averaged = targetMs / msPerMessage;
     const scaled = last.size * (last.ms > 0 ? Math.min(GROWTH, targetMs / last.ms) : GROWTH);
-    return Math.max(min, Math.min(opts.max, Math.floor(Math.max(averaged, scaled))));
+    return Math.max(Math.max(1, floor), Math.min(opts.max, Math.floor(Math.max(averaged, scaled))));
   };
   return {
     observe(size, ms) {

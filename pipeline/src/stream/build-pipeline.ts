@@ -77,6 +77,14 @@ export interface PipelineOptions {
  */
 const laneOf = (item: Pending): number => item.partition;
 
+/**
+ * The smallest batch a lane takes while it is shared (`sharedBatchTargetMs`). Below the batches' own floor (200): that
+ * floor keeps a bound taken from a cold start's small batches from staying small, but while other stores' events
+ * wait behind a shared batch, its time is what they wait, and on a slow machine 200 messages took up to 600 ms
+ * (docs/decisions.md, Operations, "Batches bounded by time").
+ */
+const SHARED_BATCH_MIN = 50;
+
 /** A live message came within this long: the lane's batches are kept short while it holds overflow messages. */
 const LIVE_RECENT_MS = 5000;
 
@@ -219,7 +227,8 @@ export function buildPipeline(
       shared
         ? {
             deferred: (p) => p.overflow,
-            sizeWhileShared: () => sizeBound.within(opts.sharedBatchTargetMs ?? 0),
+            sizeWhileShared: () =>
+              sizeBound.within(opts.sharedBatchTargetMs ?? 0, Math.min(SHARED_BATCH_MIN, opts.batchMax)),
             recentMs: LIVE_RECENT_MS,
             keyOf: (p) => p.store,
           }
