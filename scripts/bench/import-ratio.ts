@@ -40,15 +40,14 @@ export function summarizeRatios(
   target = IMPORT_RATIO_TARGET,
 ): RatioSummary {
   if (pairs.length === 0) throw new Error('no rounds to summarize');
-  const rounds = pairs.map((p) => ({
-    import_events_per_s: p.imported,
-    ingest_events_per_s: p.ingested,
-    ratio: round3(p.imported / p.ingested),
-  }));
   const ratios = pairs.map((p) => p.imported / p.ingested);
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   return {
-    rounds,
+    rounds: pairs.map((p, i) => ({
+      import_events_per_s: p.imported,
+      ingest_events_per_s: p.ingested,
+      ratio: round3(ratios[i]!),
+    })),
     ratio: {
       mean: round3(sum(ratios) / ratios.length),
       min: round3(Math.min(...ratios)),
