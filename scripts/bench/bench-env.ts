@@ -62,8 +62,22 @@ const ALLOC_PROFILE = process.env.BENCH_ALLOC_PROFILE
     }
   : { args: [], env: {} };
 
-/** The pipeline daemon's heap flags, as `npm run pipeline` and `make run` start it (docs/operations.md, Processes). */
-const PIPELINE_NODE_FLAGS = ['--max-semi-space-size=64', '--min-semi-space-size=64'];
+/**
+ * `BENCH_DAEMON_FLAGS` / `BENCH_API_FLAGS`: node or V8 flags added to the daemons' and the API's command line (separated
+ * by spaces), to measure a runtime setting without changing the code (docs/operations.md, Performance).
+ */
+const extraFlags = (name: string): string[] => (process.env[name] ?? '').split(/\s+/).filter((f) => f !== '');
+
+/**
+ * The pipeline daemon's heap flags, as `npm run pipeline` and `make run` start it (docs/operations.md, Processes), then
+ * any of `BENCH_DAEMON_FLAGS`.
+ */
+const PIPELINE_NODE_FLAGS = [
+  '--max-semi-space-size=64',
+  '--min-semi-space-size=64',
+  ...extraFlags('BENCH_DAEMON_FLAGS'),
+];
+const API_NODE_FLAGS = extraFlags('BENCH_API_FLAGS');
 
 export function spawnService(entry: string, env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
   const args = [...nodeFlags, ...PROFILE_ARGS, '--import', 'tsx', ...ALLOC_PROFILE.args, path.join(ROOT, entry)];
@@ -164,12 +178,16 @@ export async function startBenchEnv(opts: BenchEnvOptions = {}): Promise<BenchEn
   const healthPorts: number[] = [];
   for (let i = 0; i < shares.length; i++) healthPorts.push(await freePort());
   const healthUrls = healthPorts.map((p) => `http://127.0.0.1:${p}`);
-  const api = spawnService('query-api/src/app/server.ts', {
-    ...common,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    ...opts.apiEnv,
-  });
+  const api = spawnService(
+    'query-api/src/app/server.ts',
+    {
+      ...common,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...opts.apiEnv,
+    },
+    API_NODE_FLAGS,
+  );
   let pipeline: ChildProcess[] = [];
   let cpuLimits: CpuLimit[] = [];
   const releaseCpuLimits = (): void => {
