@@ -129,4 +129,13 @@ describe('createBatchSizeBound', () => {
     expect(bound.within(1, 0)).toBe(1); // but never an empty batch
     expect(bound.within(400)).toBe(200); // asked without a floor, the bound's own
   });
+
+  it('holds a floor above `max` to `max`, as it does its own', () => {
+    const bound = createBatchSizeBound({ min: 2, max: 4, targetMs: 3000 });
+    bound.observe(4, 4000); // 1 s per message: 1 fits in 1 s
+    expect(bound.within(1000, 50)).toBe(4);
+    const own = createBatchSizeBound({ min: 50, max: 4, targetMs: 1000 });
+    own.observe(4, 4000);
+    expect(own.current()).toBe(4);
+  });
 });

@@ -20,7 +20,7 @@ export interface BatchSizeBound {
   current(): number;
   /**
    * The size for another target, at the same costs (`max` before any batch, or with 0), never below `floor` (by
-   * default the bound's own `min`).
+   * default the bound's own `min`; like it, held between 1 and `max`).
    */
   within(targetMs: number, floor?: number): number;
 }
@@ -45,7 +45,8 @@ export function createBatchSizeBound(opts: BatchSizeBoundOptions): BatchSizeBoun
     if (targetMs <= 0 || msPerMessage === null || msPerMessage <= 0) return opts.max;
     const averaged = targetMs / msPerMessage;
     const scaled = last.size * (last.ms > 0 ? Math.min(GROWTH, targetMs / last.ms) : GROWTH);
-    return Math.max(Math.max(1, floor), Math.min(opts.max, Math.floor(Math.max(averaged, scaled))));
+    const lowest = Math.max(1, Math.min(floor, opts.max));
+    return Math.max(lowest, Math.min(opts.max, Math.floor(Math.max(averaged, scaled))));
   };
   return {
     observe(size, ms) {

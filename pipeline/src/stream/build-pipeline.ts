@@ -227,8 +227,7 @@ export function buildPipeline(
       shared
         ? {
             deferred: (p) => p.overflow,
-            sizeWhileShared: () =>
-              sizeBound.within(opts.sharedBatchTargetMs ?? 0, Math.min(SHARED_BATCH_MIN, opts.batchMax)),
+            sizeWhileShared: () => sizeBound.within(opts.sharedBatchTargetMs ?? 0, SHARED_BATCH_MIN),
             recentMs: LIVE_RECENT_MS,
             keyOf: (p) => p.store,
           }
