@@ -386,7 +386,7 @@ describe('the ad report, by hand', () => {
       expect(sum.body.data.conversions).toBeCloseTo(total, 6);
       const [paid] = await db.query<{ w: string | null }>(
         'test.paid',
-        `select sum(weight) as w from attribution_by_source
+        `select sum(weight) as w from conversion_credits
          where store_id = $1 and goal = 'purchase' and model = $2 and platform <> '' and day >= $3 and day < $4`,
         [shop.store.store_id, model, START, END],
       );

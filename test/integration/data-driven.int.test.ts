@@ -22,6 +22,8 @@ import { runScript } from '../support/processes';
 import { sampleEvent } from '../support/samples';
 import { pipelineCaughtUp } from '../support/stream';
 import { launchBrowser, removeProfile } from '../support/browser';
+import { ATTRIBUTION_DAILY } from '../../pipeline/src/domain/rollups/attribution';
+import { byModel } from '../support/attribution-by-model';
 
 const DAY = 86_400_000;
 
@@ -235,7 +237,8 @@ describe('re-crediting under new weights', () => {
          where store_id = $1 and model <> 'data_driven' order by 1, 2, 3, 4, 5`,
       ),
       await q(
-        "select * from attribution_daily where store_id = $1 and model <> 'data_driven' order by 1, 2, 3, 4, 5, 6",
+        `select * from ${byModel(ATTRIBUTION_DAILY)} where store_id = $1 and model <> 'data_driven'
+         order by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`,
       ),
     ];
   };

@@ -35,6 +35,8 @@ import { freePort } from '../support/free-port';
 import { spawnPipeline } from '../support/processes';
 import { pipelineAckWaitsMs, pipelineCaughtUp } from '../support/stream';
 import { TEST_ACK_WAIT_MS, testEnv } from '../support/env';
+import { ATTRIBUTION_DAILY } from '../../pipeline/src/domain/rollups/attribution';
+import { byModel } from '../support/attribution-by-model';
 
 const run = promisify(execFile);
 const ROOT = path.join(__dirname, '..', '..');
@@ -88,7 +90,8 @@ async function views(storeId: string): Promise<Record<string, unknown[]>> {
   const q = (sql: string) => db.query('test.views', sql, [storeId]);
   return {
     attribution: await q(
-      'select day, goal, model, channel, source, medium, campaign, landing_page, platform, weight, new_weight, value_micros, cogs_micros from attribution_daily where store_id = $1 order by 1,2,3,4,5,6,7,8,9',
+      `select day, goal, model, channel, source, medium, campaign, landing_page, weight, new_weight, value_micros, cogs_micros
+       from ${byModel(ATTRIBUTION_DAILY)} where store_id = $1 order by 1,2,3,4,5,6,7,8`,
     ),
     spend: await q(
       'select day, platform, channel, source, medium, campaign, spend_micros, impressions, clicks, conv_value_micros from ad_spend_daily where store_id = $1 order by 1,2,3,4,5,6',

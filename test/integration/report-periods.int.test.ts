@@ -13,7 +13,7 @@ import type { StorefrontEvent } from '../../contracts/src/events';
 import { DIMENSIONS, RULE_BASED_MODELS, MONEY_SCALE, WEIGHT_SCALE } from '../../contracts/src/attribution';
 import { roundMoney, roundTo } from '../../contracts/src/metrics';
 import type { AttributionRecord } from '../../contracts/src/reports';
-import type { Db } from '../../storage/db';
+import type { Db, Query } from '../../storage/db';
 import type { RunningApi } from '../../query-api/src/app/api';
 import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
@@ -27,6 +27,8 @@ import {
   waitFor,
 } from '../support/harness';
 import { checkoutCompleted, pageView, send } from '../support/journeys';
+import { ATTRIBUTION_DAILY, ATTRIBUTION_ROLLUPS } from '../../pipeline/src/domain/rollups/attribution';
+import { byModel } from '../support/attribution-by-model';
 
 let db: Db;
 let api: RunningApi;
@@ -105,7 +107,8 @@ afterAll(async () => {
 async function fromDays(dims: readonly string[], model: string, start: string, end: string) {
   const rows = await db.query<Record<string, string>>(
     'test.days',
-    `select ${dims.join(', ')}, sum(weight) as weight, sum(value_micros) as value_micros from attribution_daily
+    `select ${dims.join(', ')}, sum(weight) as weight, sum(value_micros) as value_micros
+     from ${byModel(ATTRIBUTION_DAILY)}
      where store_id = $1 and goal = 'purchase' and model = $2 and day >= $3::date and day < $4::date
      group by ${dims.join(', ')}`,
     [shop.store.store_id, model, start, end],
@@ -185,12 +188,12 @@ it('holds the rollups by week and month to the recomputation: no drift, a change
   expect(clean.driftCount).toBe(0);
   await db.query(
     'test.tamper',
-    "update attribution_periods set weight = weight + 1 where store_id = $1 and grain = 'month' and model = 'last'",
+    "update attribution_periods set weight_last = weight_last + 1 where store_id = $1 and grain = 'month'",
     [storeId],
   );
   await db.query(
     'test.tamper',
-    "delete from attribution_by_source_periods where store_id = $1 and grain = 'week' and model = 'first'",
+    "delete from attribution_by_source_periods where store_id = $1 and grain = 'week' and weight_first <> 0",
     [storeId],
   );
   const found = await reconcileStore(db, storeId);
@@ -205,24 +208,32 @@ it('holds the rollups by week and month to the recomputation: no drift, a change
   expect((await reconcileStore(db, storeId)).driftCount).toBe(0);
 });
 
-it.each([
-  ['0017_attribution_periods.sql', 'attribution_periods'],
-  ['0018_attribution_by_source_periods.sql', 'attribution_by_source_periods'],
-])("fills the rollups by period from the days as the pipeline does (migration %s's select)", async (file, table) => {
-  // The migration filled the table from the existing daily rows once; its select, run now, must give the rows the
-  // pipeline has written since.
-  const sql = fs.readFileSync(path.join(__dirname, '../../infra/migrations', file), 'utf8');
-  const select = sql.slice(sql.indexOf(`insert into ${table}\n`) + `insert into ${table}\n`.length).trim();
-  expect(select).toMatch(/^select .*;$/s);
-  const rows = (from: string) =>
-    db
-      .query<Record<string, unknown>>(
-        'test.fill',
-        `select to_jsonb(f) - 'store_id' as r from (${from}) f where store_id = $1`,
-        [shop.store.store_id],
-      )
-      .then((rs) => rs.map((r) => JSON.stringify(r.r)).sort());
-  const filled = await rows(select.slice(0, -1));
-  expect(filled.length).toBeGreaterThan(100);
-  expect(filled).toEqual(await rows(`select * from ${table}`));
-});
+it.each(ATTRIBUTION_ROLLUPS.map((t) => [t.table, t] as const))(
+  "puts each model's sums of %s in its own columns as the pipeline does (the models side by side migration's select)",
+  async (table, t) => {
+    // The migration turned each table's rows by model into rows by group once; its select, run on this store's
+    // rows as they were by model, must give the rows the pipeline has written since.
+    const sql = fs.readFileSync(
+      path.join(__dirname, '../../infra/migrations/0026_attribution_models_side_by_side.sql'),
+      'utf8',
+    );
+    const from = sql.indexOf(`insert into ${table}\n`) + `insert into ${table}\n`.length;
+    const select = sql.slice(from, sql.indexOf(';', from)).trim();
+    expect(select).toMatch(new RegExp(`^select .*\\sfrom ${table}_by_model\\s+group by [^;]*$`, 's'));
+    const rows = (q: Query, source: string) =>
+      q<{ r: unknown }>('test.fill', `select to_jsonb(f) - 'store_id' as r from (${source}) f where store_id = $1`, [
+        shop.store.store_id,
+      ]).then((rs) => rs.map((r) => JSON.stringify(r.r)).sort());
+    const [filled, written] = await db.session(async (q) => {
+      // The rows by model, under the name the migration reads them from (a temporary table comes first).
+      await q('test.by_model', `create temporary table ${table}_by_model as select * from ${byModel(t)}`);
+      try {
+        return [await rows(q, select), await rows(q, `select * from ${table}`)];
+      } finally {
+        await q('test.by_model', `drop table pg_temp.${table}_by_model`);
+      }
+    });
+    expect(filled.length).toBeGreaterThan(50);
+    expect(filled).toEqual(written);
+  },
+);

@@ -29,6 +29,12 @@ import {
   paymentInfo,
   productView,
 } from '../support/journeys';
+import {
+  ATTRIBUTION_BY_SOURCE_PERIODS,
+  ATTRIBUTION_DAILY,
+  ATTRIBUTION_PERIODS,
+} from '../../pipeline/src/domain/rollups/attribution';
+import { byModel } from '../support/attribution-by-model';
 
 /** The analytics views, compared without their store id. */
 const ANALYTICS_TABLES = [
@@ -335,18 +341,18 @@ async function snapshot(storeId: string): Promise<Record<string, unknown[]>> {
   }
   return {
     attribution: await rows(
-      `select to_char(day,'YYYY-MM-DD') d, goal, model, channel, source, medium, campaign, landing_page, platform, weight, new_weight, value_micros, cogs_micros
-       from attribution_daily where store_id = $1 order by 1,2,3,4,5,6,7,8,9`,
+      `select to_char(day,'YYYY-MM-DD') d, goal, model, channel, source, medium, campaign, landing_page, weight, new_weight, value_micros, cogs_micros
+       from ${byModel(ATTRIBUTION_DAILY)} where store_id = $1 order by 1,2,3,4,5,6,7,8`,
     ),
     attributionPeriods: await rows(
-      `select grain, to_char(day,'YYYY-MM-DD') d, goal, model, channel, source, medium, campaign, landing_page, platform,
+      `select grain, to_char(day,'YYYY-MM-DD') d, goal, model, channel, source, medium, campaign, landing_page,
               weight, new_weight, value_micros, cogs_micros
-       from attribution_periods where store_id = $1 order by 1,2,3,4,5,6,7,8,9,10`,
+       from ${byModel(ATTRIBUTION_PERIODS)} where store_id = $1 order by 1,2,3,4,5,6,7,8,9,10`,
     ),
     attributionBySourcePeriods: await rows(
-      `select grain, to_char(day,'YYYY-MM-DD') d, goal, model, channel, source, medium, campaign, platform,
+      `select grain, to_char(day,'YYYY-MM-DD') d, goal, model, channel, source, medium, campaign,
               weight, new_weight, value_micros, cogs_micros
-       from attribution_by_source_periods where store_id = $1 order by 1,2,3,4,5,6,7,8,9`,
+       from ${byModel(ATTRIBUTION_BY_SOURCE_PERIODS)} where store_id = $1 order by 1,2,3,4,5,6,7,8,9`,
     ),
     conversions: await rows(
       `select goal, conversion_key, person_id, client_id, value_micros, cogs_micros, is_new, first_touch, last_touch, digest

@@ -18,6 +18,8 @@ import {
 } from './samples';
 import type { Db } from '../../storage/db';
 import { waitFor } from './harness';
+import { ATTRIBUTION_DAILY } from '../../pipeline/src/domain/rollups/attribution';
+import { byModel } from './attribution-by-model';
 
 let counter = 0;
 const nextId = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-${++counter}`;
@@ -163,7 +165,6 @@ export interface RollupRow {
   source: string;
   medium: string;
   campaign: string;
-  platform: string;
   /** Conversions credited (weight / 1e6). */
   conversions: number;
   new_lead_conversions: number;
@@ -175,9 +176,9 @@ export interface RollupRow {
 export async function rollup(db: Db, storeId: string, goal: string, model: string): Promise<RollupRow[]> {
   return db.query<RollupRow>(
     'test.rollup',
-    `select to_char(day, 'YYYY-MM-DD') as day, channel, source, medium, campaign, platform,
+    `select to_char(day, 'YYYY-MM-DD') as day, channel, source, medium, campaign,
             weight::float / 1e6 as conversions, new_weight::float / 1e6 as new_lead_conversions, value_micros::float / 1e6 as value
-     from attribution_daily where store_id = $1 and goal = $2 and model = $3
+     from ${byModel(ATTRIBUTION_DAILY)} where store_id = $1 and goal = $2 and model = $3
      order by day, source, medium, campaign`,
     [storeId, goal, model],
   );

@@ -3,24 +3,32 @@
  * the rollup by period and only the days at its edges from the rollup by day (a 90-day report then reads about a
  * fifth of the rows: docs/decisions.md, Storage, "Weeks and months"); with the landing page among the columns
  * attribution_periods and attribution_daily, without it the several times smaller attribution_by_source_periods
- * and attribution_by_source.
+ * and attribution_by_source. A rollup row holds every model's sums side by side (docs/decisions.md, Storage, "The
+ * models side by side"): the report reads its model's four, from the rows where they are not all zero.
  */
+import { type Model, MODELS, modelSumColumn } from '../../../contracts/src/attribution';
 import { coverRange } from '../../../contracts/src/rollup-periods';
 
-const CREDIT_SUMS = 'weight, new_weight, value_micros, cogs_micros';
+const CREDIT_SUMS = ['weight', 'new_weight', 'value_micros', 'cogs_micros'] as const;
 
 /**
- * A row source (to follow `from`) of the credited sums of `columns`, unaggregated: one rollup row per day or
- * period, which the caller sums by the columns it groups on. `where` holds the conditions besides the days
- * (store, goal, model); the days' bounds are appended to `params`, whose placeholders follow.
+ * A row source (to follow `from`) of the sums `model` credited to `columns`, unaggregated: one rollup row per day
+ * or period, its sums named `weight`, `new_weight`, `value_micros` and `cogs_micros`, which the caller sums by
+ * the columns it groups on. `where` holds the conditions besides the days and the model (store, goal); the days'
+ * bounds are appended to `params`, whose placeholders follow.
  */
 export function attributionRows(
   columns: readonly string[],
   where: string,
+  model: Model,
   range: { start_date: string; end_date: string },
   params: unknown[],
 ): string {
-  const select = [...columns, CREDIT_SUMS].join(', ');
+  // The model names columns, so it is checked against the list rather than passed as a parameter.
+  if (!MODELS.includes(model)) throw new Error(`attributionRows: unknown model ${String(model)}`);
+  const sums = CREDIT_SUMS.map((s) => modelSumColumn(s, model));
+  const select = [...columns, ...CREDIT_SUMS.map((s, i) => `${sums[i]} as ${s}`)].join(', ');
+  const credited = `${where} and (${sums.map((s) => `${s} <> 0`).join(' or ')})`;
   const days = (from: string, to: string): string => {
     params.push(from, to);
     return `day >= $${params.length - 1}::date and day < $${params.length}::date`;
@@ -32,8 +40,8 @@ export function attributionRows(
   if (cover.length === 0) cover.push({ grain: 'day', from: range.start_date, to: range.end_date });
   const parts = cover.map((p) =>
     p.grain === 'day'
-      ? `select ${select} from ${daily} where ${where} and ${days(p.from, p.to)}`
-      : `select ${select} from ${periods} where ${where} and grain = '${p.grain}' and ${days(p.from, p.to)}`,
+      ? `select ${select} from ${daily} where ${credited} and ${days(p.from, p.to)}`
+      : `select ${select} from ${periods} where ${credited} and grain = '${p.grain}' and ${days(p.from, p.to)}`,
   );
   return `(${parts.join('\n union all ')}) r`;
 }

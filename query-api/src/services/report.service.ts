@@ -169,8 +169,8 @@ export class ReportService {
     const spendGroup = cols.filter((c) => c !== 'landing_page');
     // Only landing_page requested: all spend is one row (none when there is no spend).
     const spendGrouping = spendGroup.length ? `group by ${spendGroup.join(', ')}` : 'having count(*) > 0';
-    const params: unknown[] = [store.store_id, req.goal, req.model, req.start_date, req.end_date];
-    const credited = attributionRows(cols, 'store_id = $1 and goal = $2 and model = $3', req, params);
+    const params: unknown[] = [store.store_id, req.goal, req.start_date, req.end_date];
+    const credited = attributionRows(cols, 'store_id = $1 and goal = $2', req.model, req, params);
     const rows = await this.db.query<Record<string, string>>(
       'report.groups',
       `with a as (
@@ -182,7 +182,7 @@ export class ReportService {
          select ${spendCols.join(', ')}, sum(spend_micros) as spend_micros, sum(impressions) as impressions, sum(clicks) as clicks,
                 sum(conv_value_micros) as ad_value_micros
          from ad_spend_daily
-         where store_id = $1 and day >= $4::date and day < $5::date
+         where store_id = $1 and day >= $3::date and day < $4::date
          ${spendGrouping}
        )
        select ${cols.map((c) => `coalesce(a.${c}, s.${c}) as ${c}`).join(', ')},

@@ -94,12 +94,7 @@ export class WebAnalysisService {
     const namedGroupBy = dims.length ? `group by ${dims.map((d) => `g.${d}`).join(', ')}` : 'group by ()';
     const args = [store.store_id, range.start_date, range.end_date];
     const purchaseArgs: unknown[] = [store.store_id];
-    const credited = attributionRows(
-      dims,
-      "store_id = $1 and goal = 'purchase' and model = 'last'",
-      range,
-      purchaseArgs,
-    );
+    const credited = attributionRows(dims, "store_id = $1 and goal = 'purchase'", 'last', range, purchaseArgs);
     const spendDims = dims.filter((d) => d !== 'landing_page');
     const [daily, users, purchases, spend] = await Promise.all([
       this.db.query<Record<string, string>>(

@@ -1,18 +1,21 @@
 import fc from 'fast-check';
-import { RULE_BASED_MODELS } from '../../../../contracts/src/attribution';
+import { MODELS, RULE_BASED_MODELS } from '../../../../contracts/src/attribution';
 import { addToCart, DAY, ms, page, pageView, personFacts, UNIT } from '../../../../test/support/fact-builders';
 import { type ConversionView, type Credit, recomputePerson } from '../recompute-person';
 import { PERIOD_GRAINS, type PeriodGrain, periodStart } from '../../../../contracts/src/rollup-periods';
 import {
   accumulateCredits,
+  ATTRIBUTION_BY_SOURCE,
+  ATTRIBUTION_PERIODS,
   attributionRollupRows,
-  byPeriod,
   type CreditRow,
   creditRowsOf,
+  MODEL_SUM_COLUMNS,
   ROLLUP_KEY,
   type RollupDelta,
-  withoutLandingPage,
+  rollupValues,
 } from './attribution';
+import { keyOfTable } from './table';
 
 /** The dimensions a credit row is grouped by, as one string. */
 const dimsOf = (c: Credit): string =>
@@ -150,34 +153,44 @@ describe('attributionRollupRows', () => {
   };
 
   it('writes the daily rows, the rows without the landing page, and the week and month rows', () => {
-    // Monday 2 March and Wednesday 4 March 2026: one week (starting Monday), one month.
+    // Monday 2 March and Wednesday 4 March 2026: one week (starting Monday), one month. The first touch's
+    // credit under the first-click model lies in the same row as its linear credit.
     const rows = attributionRollupRows(
-      deltaOf([credit('2026-03-02', '/a', 600_000), credit('2026-03-04', '/b', 400_000)]),
+      deltaOf([
+        credit('2026-03-02', '/a', 600_000),
+        credit('2026-03-04', '/b', 400_000),
+        { ...credit('2026-03-02', '/a', 1_000_000), model: 'first' },
+      ]),
     );
     const dims = {
       goal: 'purchase',
-      model: 'linear',
       channel: 'paid_search',
       source: 'google',
       medium: 'cpc',
       campaign: 'brand',
-      platform: 'google',
     };
-    const sums = (w: number) => ({ weight: w, new_weight: 0, value_micros: w * 20, cogs_micros: 0 });
+    const none = Object.fromEntries(MODEL_SUM_COLUMNS.map((c) => [c.name, 0]));
+    const sums = (linear: number, first = 0) => ({
+      ...none,
+      weight_linear: linear,
+      value_micros_linear: linear * 20,
+      weight_first: first,
+      value_micros_first: first * 20,
+    });
     const [daily, bySource, periods, bySourcePeriods] = rows.map((r) => r.rows);
     expect(daily).toEqual([
-      { day: '2026-03-02', ...dims, landing_page: '/a', ...sums(600_000) },
+      { day: '2026-03-02', ...dims, landing_page: '/a', ...sums(600_000, 1_000_000) },
       { day: '2026-03-04', ...dims, landing_page: '/b', ...sums(400_000) },
     ]);
     expect(bySource).toEqual([
-      { day: '2026-03-02', ...dims, ...sums(600_000) },
+      { day: '2026-03-02', ...dims, ...sums(600_000, 1_000_000) },
       { day: '2026-03-04', ...dims, ...sums(400_000) },
     ]);
     expect(periods).toEqual(
       expect.arrayContaining([
-        { grain: 'week', day: '2026-03-02', ...dims, landing_page: '/a', ...sums(600_000) },
+        { grain: 'week', day: '2026-03-02', ...dims, landing_page: '/a', ...sums(600_000, 1_000_000) },
         { grain: 'week', day: '2026-03-02', ...dims, landing_page: '/b', ...sums(400_000) },
-        { grain: 'month', day: '2026-03-01', ...dims, landing_page: '/a', ...sums(600_000) },
+        { grain: 'month', day: '2026-03-01', ...dims, landing_page: '/a', ...sums(600_000, 1_000_000) },
         { grain: 'month', day: '2026-03-01', ...dims, landing_page: '/b', ...sums(400_000) },
       ]),
     );
@@ -185,11 +198,20 @@ describe('attributionRollupRows', () => {
     // Without the landing page, the week and the month each sum both days.
     expect(bySourcePeriods).toEqual(
       expect.arrayContaining([
-        { grain: 'week', day: '2026-03-02', ...dims, ...sums(1_000_000) },
-        { grain: 'month', day: '2026-03-01', ...dims, ...sums(1_000_000) },
+        { grain: 'week', day: '2026-03-02', ...dims, ...sums(1_000_000, 1_000_000) },
+        { grain: 'month', day: '2026-03-01', ...dims, ...sums(1_000_000, 1_000_000) },
       ]),
     );
     expect(bySourcePeriods).toHaveLength(2);
+  });
+
+  it('sums the platforms of a group into its one row, as reports do not group by platform', () => {
+    const [daily] = attributionRollupRows(
+      deltaOf([credit('2026-03-02', '/a', 600_000), { ...credit('2026-03-02', '/a', 400_000), platform: '' }]),
+    ).map((r) => r.rows);
+    expect(daily).toHaveLength(1);
+    expect(daily![0]).toMatchObject({ weight_linear: 1_000_000, value_micros_linear: 20_000_000 });
+    expect(daily![0]).not.toHaveProperty('platform');
   });
 
   it('sums to the credits in every table and period grain, and names no landing page where the table has none', () => {
@@ -208,14 +230,19 @@ describe('attributionRollupRows', () => {
       })
       .map(({ day, landingPage, sign, ...rest }) => ({ ...credit(day, landingPage, 0), ...rest, sign }));
     const COLUMNS = ['weight', 'new_weight', 'value_micros', 'cogs_micros'];
+    // Each model's totals, from its own columns.
     const totals = (rows: ReadonlyArray<Record<string, unknown>>) =>
-      COLUMNS.map((c) => rows.reduce((a, r) => a + Number(r[c]), 0));
+      MODELS.map((m) => COLUMNS.map((c) => rows.reduce((a, r) => a + Number(r[`${c}_${m}`]), 0)));
     fc.assert(
       fc.property(fc.array(creditRowArb, { maxLength: 40 }), (signed) => {
         const delta = new Map<string, RollupDelta>();
         for (const c of signed) accumulateCredits(delta, [c], c.sign);
-        const expected = COLUMNS.map((_, i) =>
-          signed.reduce((a, c) => a + c.sign * [c.weight, c.newWeight, c.valueMicros, c.cogsMicros][i]!, 0),
+        const expected = MODELS.map((m) =>
+          COLUMNS.map((_, i) =>
+            signed
+              .filter((c) => c.model === m)
+              .reduce((a, c) => a + c.sign * [c.weight, c.newWeight, c.valueMicros, c.cogsMicros][i]!, 0),
+          ),
         );
         for (const { table, rows } of attributionRollupRows(delta)) {
           const hasPage = table.keys.some((c) => c.name === 'landing_page');
@@ -229,6 +256,8 @@ describe('attributionRollupRows', () => {
           for (const r of rows)
             expect(Object.keys(r).sort()).toEqual([...table.keys, ...table.values].map((c) => c.name).sort());
           expect(rows.every((r) => 'landing_page' in r === hasPage)).toBe(true);
+          // No row whose every sum is zero: a recomputation would not have it.
+          for (const r of rows) expect(table.values.some((c) => r[c.name] !== 0)).toBe(true);
           // One row per group: the landing page dropped, its groups summed into one.
           expect(new Set(rows.map((r) => table.keys.map((c) => r[c.name]).join('|'))).size).toBe(rows.length);
         }
@@ -238,39 +267,48 @@ describe('attributionRollupRows', () => {
   });
 });
 
-describe('withoutLandingPage and byPeriod', () => {
-  const delta = (entries: Array<[string, string, number]>): Map<string, RollupDelta> =>
+describe('rollupValues', () => {
+  const delta = (entries: Array<[string, string, number, string?]>): Map<string, RollupDelta> =>
     new Map(
-      entries.map(([day, landingPage, weight]) => [
+      entries.map(([day, landingPage, weight, model = 'first']) => [
         ROLLUP_KEY.of({
           day,
           goal: 'purchase',
-          model: 'first',
+          model,
           channel: 'direct',
           source: '',
           medium: '',
           campaign: '',
           landingPage,
-          platform: '',
         }),
         { weight, newWeight: weight, valueMicros: 10 * weight, cogsMicros: 0 },
       ]),
     );
-  const sumsOf = (m: Map<string, RollupDelta>) =>
-    [...m].map(([k, d]) => [ROLLUP_KEY.get(k, 'day'), ROLLUP_KEY.get(k, 'landingPage'), d.weight, d.valueMicros]);
+  /** Each group's day, its landing page where the table has one, and its first-click weight and value. */
+  const sumsOf = (t: typeof ATTRIBUTION_PERIODS, m: Map<string, number[]>) => {
+    const key = keyOfTable(t);
+    const hasPage = t.keys.some((c) => c.name === 'landing_page');
+    return [...m].map(([k, v]) => [
+      key.get(k, 'day'),
+      ...(hasPage ? [key.get(k, 'landing_page')] : []),
+      v[MODEL_SUM_COLUMNS.findIndex((c) => c.name === 'weight_first')],
+      v[MODEL_SUM_COLUMNS.findIndex((c) => c.name === 'value_micros_first')],
+    ]);
+  };
 
-  it('sums the landing pages of a day into one group with the page ""', () => {
+  it('sums the landing pages of a day into one group where the table has no landing page', () => {
     // 3 + 4 on the 2nd ('/a' and '/b'), 5 on the 3rd.
-    const out = withoutLandingPage(
+    const out = rollupValues(
+      ATTRIBUTION_BY_SOURCE,
       delta([
         ['2026-03-02', '/a', 3],
         ['2026-03-02', '/b', 4],
         ['2026-03-03', '/a', 5],
       ]),
     );
-    expect(sumsOf(out)).toEqual([
-      ['2026-03-02', '', 7, 70],
-      ['2026-03-03', '', 5, 50],
+    expect(sumsOf(ATTRIBUTION_BY_SOURCE, out)).toEqual([
+      ['2026-03-02', 7, 70],
+      ['2026-03-03', 5, 50],
     ]);
   });
 
@@ -283,14 +321,46 @@ describe('withoutLandingPage and byPeriod', () => {
       ['2026-03-02', '/', 4],
       ['2026-03-31', '/', 8],
     ]);
-    expect(sumsOf(byPeriod(d, 'week'))).toEqual([
+    expect(sumsOf(ATTRIBUTION_PERIODS, rollupValues(ATTRIBUTION_PERIODS, d, 'week'))).toEqual([
       ['2026-02-23', '/', 1 + 2, 30],
       ['2026-03-02', '/', 4, 40],
       ['2026-03-30', '/', 8, 80],
     ]);
-    expect(sumsOf(byPeriod(d, 'month'))).toEqual([
+    expect(sumsOf(ATTRIBUTION_PERIODS, rollupValues(ATTRIBUTION_PERIODS, d, 'month'))).toEqual([
       ['2026-02-01', '/', 1, 10],
       ['2026-03-01', '/', 2 + 4 + 8, 140],
     ]);
+  });
+
+  it("puts each model's sums at its own columns of the group's one row", () => {
+    const out = rollupValues(
+      ATTRIBUTION_BY_SOURCE,
+      delta([
+        ['2026-03-02', '/a', 3, 'first'],
+        ['2026-03-02', '/b', 4, 'linear'],
+        ['2026-03-02', '/a', 5, 'data_driven'],
+      ]),
+    );
+    expect(out.size).toBe(1);
+    const [values] = [...out.values()];
+    const named = Object.fromEntries(MODEL_SUM_COLUMNS.map((c, i) => [c.name, values![i]]));
+    expect(named).toEqual({
+      ...Object.fromEntries(MODEL_SUM_COLUMNS.map((c) => [c.name, 0])),
+      weight_first: 3,
+      new_weight_first: 3,
+      value_micros_first: 30,
+      weight_linear: 4,
+      new_weight_linear: 4,
+      value_micros_linear: 40,
+      weight_data_driven: 5,
+      new_weight_data_driven: 5,
+      value_micros_data_driven: 50,
+    });
+  });
+
+  it('names a model that has no columns instead of dropping its credit', () => {
+    expect(() => rollupValues(ATTRIBUTION_BY_SOURCE, delta([['2026-03-02', '/a', 3, 'markov']]))).toThrow(
+      'attribution_by_source: no columns for the model markov',
+    );
   });
 });

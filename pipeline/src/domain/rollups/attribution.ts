@@ -1,20 +1,22 @@
 /**
  * A conversion's credits as stored rows, and the attribution rollups summed from them (docs/product.md,
- * Attribution): by day, by day without the landing page, and both by whole week and month. Pure: the batch
- * writer, the repair and the reconciliation derive every row with these functions.
+ * Attribution): by day, by day without the landing page, and both by whole week and month, each row holding every
+ * model's sums. Pure: the batch writer, the repair and the reconciliation derive every row with these functions.
  */
-import type { Goal } from '../../../../contracts/src/attribution';
+import { type Goal, MODELS, modelSumColumn } from '../../../../contracts/src/attribution';
 import { PERIOD_GRAINS, type PeriodGrain, periodStart } from '../../../../contracts/src/rollup-periods';
 import { compositeKey } from '../composite-key';
 import { addSums, type CreditSums } from '../credit-sums';
 import type { ConversionView, Credit } from '../recompute-person';
 import {
+  bigintColumn,
+  type Column,
   CREDIT_SUM_COLUMNS,
-  creditSumValues,
   dayAndTextKeys,
+  keyOfTable,
   type RollupRow,
+  rowsOfDelta,
   type RollupTable,
-  rowOf,
   textColumn,
 } from './table';
 
@@ -93,7 +95,11 @@ export function creditRowsOf(c: ConversionView): CreditRow[] {
 /** A conversion's key: its goal and its key within the goal. */
 export const CONVERSION_KEY = compositeKey(['goal', 'key']);
 
-/** The attribution rollups' key: a credit's dimensions, in the order of attribution_daily's key columns. */
+/**
+ * A credit delta's key: a credit's model and the dimensions reports group by. The rollups key their rows by the
+ * dimensions alone and hold the models side by side (`rollupValues`); the platform is the ad rollup's
+ * (docs/decisions.md, Storage, "The models side by side").
+ */
 export const ROLLUP_KEY = compositeKey([
   'day',
   'goal',
@@ -103,7 +109,6 @@ export const ROLLUP_KEY = compositeKey([
   'medium',
   'campaign',
   'landingPage',
-  'platform',
 ]);
 
 /** The sums of one attribution rollup group, keyed by `ROLLUP_KEY`. */
@@ -114,40 +119,40 @@ export function accumulateCredits(into: Map<string, RollupDelta>, credits: Itera
   for (const c of credits) addSums(into, ROLLUP_KEY.of(c), c, sign);
 }
 
-/** The rollup key without the landing page (the attribution_by_source rollup; the page kept as ""). */
-export function withoutLandingPage(delta: ReadonlyMap<string, RollupDelta>): Map<string, RollupDelta> {
-  const out = new Map<string, RollupDelta>();
-  for (const [k, d] of delta) addSums(out, ROLLUP_KEY.with(k, 'landingPage', ''), d);
-  return out;
-}
+/**
+ * The attribution rollups' summed columns: the four sums of each model side by side, `<sum>_<model>` in the order
+ * of `MODELS` (docs/decisions.md, Storage, "The models side by side"). A group's row holds every model's credit,
+ * so a conversion's touchpoints cost one row per group rather than one per group and model.
+ */
+export const MODEL_SUM_COLUMNS: readonly Column[] = MODELS.flatMap((model) =>
+  CREDIT_SUM_COLUMNS.map((c) => bigintColumn(modelSumColumn(c.name, model))),
+);
 
-/** A daily delta summed by the periods of `grain`: keyed as the daily one, each day moved to its period's first. */
-export function byPeriod(delta: ReadonlyMap<string, RollupDelta>, grain: PeriodGrain): Map<string, RollupDelta> {
-  const out = new Map<string, RollupDelta>();
-  for (const [k, d] of delta) addSums(out, ROLLUP_KEY.with(k, 'day', periodStart(grain, ROLLUP_KEY.get(k, 'day'))), d);
-  return out;
-}
+/** Where each model's four sums start in a row's values (`MODEL_SUM_COLUMNS` order). */
+const MODEL_OFFSET = new Map<string, number>(MODELS.map((m, i) => [m, i * CREDIT_SUM_COLUMNS.length]));
+
+const DAILY_KEYS = dayAndTextKeys(ROLLUP_KEY.columns.filter((c) => c !== 'model'));
 
 export const ATTRIBUTION_DAILY: RollupTable = {
   table: 'attribution_daily',
-  keys: dayAndTextKeys(ROLLUP_KEY.columns),
-  values: CREDIT_SUM_COLUMNS,
+  keys: DAILY_KEYS,
+  values: MODEL_SUM_COLUMNS,
 };
 export const ATTRIBUTION_BY_SOURCE: RollupTable = {
   table: 'attribution_by_source',
-  keys: ATTRIBUTION_DAILY.keys.filter((c) => c.name !== 'landing_page'),
-  values: CREDIT_SUM_COLUMNS,
+  keys: DAILY_KEYS.filter((c) => c.name !== 'landing_page'),
+  values: MODEL_SUM_COLUMNS,
 };
 /** The same two by whole week and whole month: `day` holds the period's first day, `grain` which period. */
 export const ATTRIBUTION_PERIODS: RollupTable = {
   table: 'attribution_periods',
   keys: [textColumn('grain'), ...ATTRIBUTION_DAILY.keys],
-  values: CREDIT_SUM_COLUMNS,
+  values: MODEL_SUM_COLUMNS,
 };
 export const ATTRIBUTION_BY_SOURCE_PERIODS: RollupTable = {
   table: 'attribution_by_source_periods',
   keys: [textColumn('grain'), ...ATTRIBUTION_BY_SOURCE.keys],
-  values: CREDIT_SUM_COLUMNS,
+  values: MODEL_SUM_COLUMNS,
 };
 
 /** The attribution rollups, in the order a batch writes them (one order for every worker). */
@@ -158,25 +163,60 @@ export const ATTRIBUTION_ROLLUPS = [
   ATTRIBUTION_BY_SOURCE_PERIODS,
 ] as const;
 
-const dailyRows = (t: RollupTable, delta: ReadonlyMap<string, RollupDelta>, withPage: boolean): RollupRow[] =>
-  [...delta].map(([k, d]) => rowOf(t, ROLLUP_KEY.parts(k, withPage ? undefined : 'landingPage'), creditSumValues(d)));
+const ROLLUP_FIELD_AT = new Map(ROLLUP_KEY.columns.map((c, i) => [c, i]));
+const MODEL_AT = ROLLUP_FIELD_AT.get('model')!;
+const DAY_AT = ROLLUP_FIELD_AT.get('day')!;
 
-const periodRows = (t: RollupTable, delta: ReadonlyMap<string, RollupDelta>, withPage: boolean): RollupRow[] =>
-  PERIOD_GRAINS.flatMap((grain) =>
-    [...byPeriod(delta, grain)].map(([k, d]) =>
-      rowOf(t, [grain, ...ROLLUP_KEY.parts(k, withPage ? undefined : 'landingPage')], creditSumValues(d)),
-    ),
-  );
+/**
+ * A credit delta (keyed by `ROLLUP_KEY`) as the values of one attribution rollup, keyed by that table's key: the
+ * delta's groups summed over the dimensions the table leaves out (the landing page), each day moved to the first
+ * day of its `grain` for a table by period, and each model's sums at its columns.
+ */
+export function rollupValues(
+  t: RollupTable,
+  delta: ReadonlyMap<string, RollupDelta>,
+  grain?: PeriodGrain,
+): Map<string, number[]> {
+  const tableKey = keyOfTable(t);
+  const picked = t.keys.filter((c) => c.name !== 'grain').map((c) => ROLLUP_FIELD_AT.get(c.name)!);
+  const dayAt = picked.indexOf(DAY_AT);
+  const periodOf = new Map<string, string>();
+  const out = new Map<string, number[]>();
+  for (const [k, d] of delta) {
+    const parts = ROLLUP_KEY.parts(k);
+    const offset = MODEL_OFFSET.get(parts[MODEL_AT]!);
+    if (offset === undefined) throw new Error(`${t.table}: no columns for the model ${parts[MODEL_AT]}`);
+    const cells = picked.map((i) => parts[i]!);
+    if (grain) {
+      const day = cells[dayAt]!;
+      let first = periodOf.get(day);
+      if (first === undefined) periodOf.set(day, (first = periodStart(grain, day)));
+      cells[dayAt] = first;
+      cells.unshift(grain);
+    }
+    const key = tableKey.ofParts(cells);
+    let values = out.get(key);
+    if (!values) out.set(key, (values = new Array<number>(MODEL_SUM_COLUMNS.length).fill(0)));
+    values[offset]! += d.weight;
+    values[offset + 1]! += d.newWeight;
+    values[offset + 2]! += d.valueMicros;
+    values[offset + 3]! += d.cogsMicros;
+  }
+  return out;
+}
+
+/** Whether a table holds whole weeks and months (its key starts with the `grain`) rather than days. */
+export const isByPeriod = (t: RollupTable): boolean => t.keys[0]?.name === 'grain';
+
+/** A table's values of a delta for each of its grains: the days, or the weeks and the months together. */
+export const rollupValuesOfTable = (t: RollupTable, delta: ReadonlyMap<string, RollupDelta>): Map<string, number[]> =>
+  isByPeriod(t)
+    ? new Map(PERIOD_GRAINS.flatMap((grain) => [...rollupValues(t, delta, grain)]))
+    : rollupValues(t, delta);
 
 /** A credit delta's rows for each attribution rollup, in `ATTRIBUTION_ROLLUPS` order. */
 export function attributionRollupRows(
   delta: ReadonlyMap<string, RollupDelta>,
 ): Array<{ table: RollupTable; rows: RollupRow[] }> {
-  const bySource = withoutLandingPage(delta);
-  return [
-    { table: ATTRIBUTION_DAILY, rows: dailyRows(ATTRIBUTION_DAILY, delta, true) },
-    { table: ATTRIBUTION_BY_SOURCE, rows: dailyRows(ATTRIBUTION_BY_SOURCE, bySource, false) },
-    { table: ATTRIBUTION_PERIODS, rows: periodRows(ATTRIBUTION_PERIODS, delta, true) },
-    { table: ATTRIBUTION_BY_SOURCE_PERIODS, rows: periodRows(ATTRIBUTION_BY_SOURCE_PERIODS, bySource, false) },
-  ];
+  return ATTRIBUTION_ROLLUPS.map((table) => ({ table, rows: rowsOfDelta(table, rollupValuesOfTable(table, delta)) }));
 }

@@ -2,56 +2,54 @@
  * The credit rollups phase: the four attribution rollups, the ad rollup, and the stored credits summed by each
  * one's key (which checks the credits themselves), all against the recomputation through `compareRollup`.
  */
-import { PERIOD_GRAINS, type PeriodGrain, periodEnd } from '../../../../contracts/src/rollup-periods';
+import { MODELS } from '../../../../contracts/src/attribution';
+import { type PeriodGrain, periodEnd } from '../../../../contracts/src/rollup-periods';
 import type { Query } from '../../../../storage/db';
 import { selectedAs } from '../../adapters/pg-counter-rollup';
 import { ATTRIBUTION_BY_AD, type AdRollupSums } from '../../domain/rollups/ad';
 import {
-  ATTRIBUTION_BY_SOURCE,
-  ATTRIBUTION_BY_SOURCE_PERIODS,
   ATTRIBUTION_DAILY,
-  ATTRIBUTION_PERIODS,
-  byPeriod,
-  ROLLUP_KEY,
+  ATTRIBUTION_ROLLUPS,
+  isByPeriod,
+  MODEL_SUM_COLUMNS,
   type RollupDelta,
-  withoutLandingPage,
+  rollupValues,
+  rollupValuesOfTable,
 } from '../../domain/rollups/attribution';
 import type { CreditSums } from '../../domain/credit-sums';
-import { creditSumValues, keyOfTable, type RollupTable } from '../../domain/rollups/table';
+import { CREDIT_SUM_COLUMNS, creditSumValues, keyOfTable, type RollupTable } from '../../domain/rollups/table';
 import { compareRollup } from './compare';
-import { DAY_FILTER, type DayRange, dayParams, inDayRange, type ReportDrift } from './types';
+import { DAY_FILTER, type DayRange, dayParams, type DriftRow, inDayRange, type ReportDrift } from './types';
 
 /** A table's columns as selected by name. */
 const columnsOf = (t: RollupTable): string => [...t.keys, ...t.values].map((c) => selectedAs(c)).join(', ');
 
-/**
- * The same sums as value lists, keyed by the table's key: the delta's own keys when they are in the table's key
- * order already (`ROLLUP_KEY` for attribution_daily, `AD_ROLLUP_KEY` for attribution_by_ad), else rebuilt from
- * `partsOf` each key.
- */
-function asValues(
-  delta: ReadonlyMap<string, CreditSums>,
-  t: RollupTable,
-  partsOf?: (key: string) => string[],
-): Map<string, number[]> {
-  if (!partsOf) return new Map([...delta].map(([k, d]) => [k, creditSumValues(d)]));
-  const key = keyOfTable(t);
-  return new Map([...delta].map(([k, d]) => [key.ofParts(partsOf(k)), creditSumValues(d)]));
-}
+/** The same sums as value lists, keyed by the delta's own keys (`AD_ROLLUP_KEY`, attribution_by_ad's key order). */
+const asValues = (delta: ReadonlyMap<string, CreditSums>): Map<string, number[]> =>
+  new Map([...delta].map(([k, d]) => [k, creditSumValues(d)]));
 
 const dayIn = (t: RollupTable, range: DayRange) => {
   const key = keyOfTable(t);
   return (k: string): boolean => inDayRange(key.get(k, 'day'), range);
 };
 
+/**
+ * The stored credits summed as a table's value columns: one model's sums each where the table holds the models
+ * side by side, else the credits' own sums.
+ */
+const creditSumsOf = (t: RollupTable): string[] =>
+  t.values === MODEL_SUM_COLUMNS
+    ? MODELS.flatMap((m) => CREDIT_SUM_COLUMNS.map((c) => `coalesce(sum(${c.name}) filter (where model = '${m}'), 0)`))
+    : CREDIT_SUM_COLUMNS.map((c) => `sum(${c.name})`);
+
 /** The credits summed by a table's dimensions (a credit row's column names are the rollups'). */
 const creditSumsSql = (t: RollupTable, where = ''): string => {
-  const dims = t.keys.map((c) => c.name);
-  return `select ${t.keys.map((c) => selectedAs(c)).join(', ')}, sum(weight) as weight, sum(new_weight) as new_weight,
-            sum(value_micros) as value_micros, sum(cogs_micros) as cogs_micros
+  const sums = creditSumsOf(t);
+  return `select ${t.keys.map((c) => selectedAs(c)).join(', ')},
+            ${sums.map((sum, i) => `${sum} as ${t.values[i]!.name}`).join(', ')}
      from conversion_credits where store_id = $1 ${where} and ${DAY_FILTER}
-     group by ${dims.join(', ')}
-     having sum(weight) <> 0 or sum(new_weight) <> 0 or sum(value_micros) <> 0 or sum(cogs_micros) <> 0`;
+     group by ${t.keys.map((c) => c.name).join(', ')}
+     having ${sums.map((sum) => `${sum} <> 0`).join(' or ')}`;
 };
 
 export async function compareAttributionRollups(
@@ -62,58 +60,26 @@ export async function compareAttributionRollups(
   report: ReportDrift,
 ): Promise<void> {
   const params = dayParams(storeId, range);
-  const read = (t: RollupTable) =>
-    q<Record<string, unknown>>(
-      `reconcile.${t.table}`,
-      `select ${columnsOf(t)} from ${t.table} where store_id = $1 and ${DAY_FILTER}`,
-      params,
-    );
-  const daily = asValues(expected, ATTRIBUTION_DAILY);
-  const bySource = withoutLandingPage(expected);
-  compareRollup(
-    {
-      view: 'attribution_daily',
-      table: ATTRIBUTION_DAILY,
-      expected: daily,
-      rows: await read(ATTRIBUTION_DAILY),
-      inScope: dayIn(ATTRIBUTION_DAILY, range),
-    },
-    report,
-  );
-  compareRollup(
-    {
-      view: 'attribution_by_source',
-      table: ATTRIBUTION_BY_SOURCE,
-      expected: asValues(bySource, ATTRIBUTION_BY_SOURCE, (k) => ROLLUP_KEY.parts(k, 'landingPage')),
-      rows: await read(ATTRIBUTION_BY_SOURCE),
-      inScope: dayIn(ATTRIBUTION_BY_SOURCE, range),
-    },
-    report,
-  );
   // The weeks and months wholly inside the compared days (one reaching outside sums days not compared).
   const whollyInRange = (grain: PeriodGrain, start: string): boolean => {
     const end = periodEnd(grain, start);
     return inDayRange(start, range) && (!range.to || (end !== null && end <= range.to));
   };
-  for (const [view, table, byDay, withPage] of [
-    ['attribution_periods', ATTRIBUTION_PERIODS, expected, true],
-    ['attribution_by_source_periods', ATTRIBUTION_BY_SOURCE_PERIODS, bySource, false],
-  ] as const) {
-    const periods = new Map<string, number[]>();
-    for (const grain of PERIOD_GRAINS)
-      for (const [k, v] of asValues(byPeriod(byDay, grain), table, (k) => [
-        grain,
-        ...ROLLUP_KEY.parts(k, withPage ? undefined : 'landingPage'),
-      ]))
-        periods.set(k, v);
+  for (const table of ATTRIBUTION_ROLLUPS) {
     const key = keyOfTable(table);
     compareRollup(
       {
-        view,
+        view: table.table as DriftRow['view'],
         table,
-        expected: periods,
-        rows: await read(table),
-        inScope: (k) => whollyInRange(key.get(k, 'grain') as PeriodGrain, key.get(k, 'day')),
+        expected: rollupValuesOfTable(table, expected),
+        rows: await q<Record<string, unknown>>(
+          `reconcile.${table.table}`,
+          `select ${columnsOf(table)} from ${table.table} where store_id = $1 and ${DAY_FILTER}`,
+          params,
+        ),
+        inScope: isByPeriod(table)
+          ? (k) => whollyInRange(key.get(k, 'grain') as PeriodGrain, key.get(k, 'day'))
+          : dayIn(table, range),
       },
       report,
     );
@@ -122,7 +88,7 @@ export async function compareAttributionRollups(
     {
       view: 'conversion_credits',
       table: ATTRIBUTION_DAILY,
-      expected: daily,
+      expected: rollupValues(ATTRIBUTION_DAILY, expected),
       rows: await q('reconcile.credits', creditSumsSql(ATTRIBUTION_DAILY), params),
       inScope: dayIn(ATTRIBUTION_DAILY, range),
     },
@@ -140,7 +106,7 @@ export async function compareAdRollup(
 ): Promise<void> {
   const t = ATTRIBUTION_BY_AD;
   const params = dayParams(storeId, range);
-  const want = asValues(expected, t);
+  const want = asValues(expected);
   const sources = [
     [
       'attribution_by_ad',
