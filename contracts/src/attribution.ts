@@ -4,12 +4,14 @@
  */
 export const MODELS = ['first', 'last', 'linear', 'position', 'time_decay', 'data_driven'] as const;
 export type Model = (typeof MODELS)[number];
+/** A credit's sums as the credits and the attribution rollups name their columns. */
+export const CREDIT_SUMS = ['weight', 'new_weight', 'value_micros', 'cogs_micros'] as const;
+export type CreditSum = (typeof CREDIT_SUMS)[number];
 /**
- * A model's column of one of a credit's sums (`weight`, `new_weight`, `value_micros`, `cogs_micros`) in the
- * attribution rollups, which hold every model's sums side by side: `weight_linear`, ... (docs/decisions.md, Storage,
- * "The models side by side").
+ * A model's column of one of a credit's sums in the attribution rollups, which hold every model's sums side by side:
+ * `weight_linear`, ... (docs/decisions.md, Storage, "The models side by side").
  */
-export const modelSumColumn = (sum: string, model: Model): string => `${sum}_${model}`;
+export const modelSumColumn = (sum: CreditSum, model: Model): string => `${sum}_${model}`;
 /**
  * The data-driven model is fitted only on this much (docs/product.md, Attribution, "Data-driven"): conversions of
  * the goal and paths (converting and not) in the 90-day window.

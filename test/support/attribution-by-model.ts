@@ -4,13 +4,12 @@
  * `model`, `weight`, `new_weight`, `value_micros` and `cogs_micros`, leaving out a model whose sums are all zero
  * in a row, as the table left out such rows when it held one per model.
  */
-import { MODELS, modelSumColumn } from '../../contracts/src/attribution';
+import { CREDIT_SUMS, MODELS, modelSumColumn } from '../../contracts/src/attribution';
 import type { RollupTable } from '../../pipeline/src/domain/rollups/table';
 
 /** A row source (to follow `from`): `store_id`, the table's key columns, then the model and its sums. */
 export function byModel(t: RollupTable): string {
-  const sums = ['weight', 'new_weight', 'value_micros', 'cogs_micros'];
-  const models = MODELS.map((m) => `('${m}', ${sums.map((s) => modelSumColumn(s, m)).join(', ')})`).join(', ');
+  const models = MODELS.map((m) => `('${m}', ${CREDIT_SUMS.map((s) => modelSumColumn(s, m)).join(', ')})`).join(', ');
   return `(select ${['store_id', ...t.keys.map((c) => c.name)].map((c) => `t.${c}`).join(', ')},
                   m.model, m.weight, m.new_weight, m.value_micros, m.cogs_micros
            from ${t.table} t cross join lateral (values ${models}) as m (model, weight, new_weight, value_micros, cogs_micros)

@@ -6,10 +6,8 @@
  * and attribution_by_source. A rollup row holds every model's sums side by side (docs/decisions.md, Storage, "The
  * models side by side"): the report reads its model's four, from the rows where they are not all zero.
  */
-import { type Model, MODELS, modelSumColumn } from '../../../contracts/src/attribution';
+import { CREDIT_SUMS, type Model, MODELS, modelSumColumn } from '../../../contracts/src/attribution';
 import { coverRange } from '../../../contracts/src/rollup-periods';
-
-const CREDIT_SUMS = ['weight', 'new_weight', 'value_micros', 'cogs_micros'] as const;
 
 /**
  * A row source (to follow `from`) of the sums `model` credited to `columns`, unaggregated: one rollup row per day

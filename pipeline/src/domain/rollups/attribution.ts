@@ -3,7 +3,7 @@
  * Attribution): by day, by day without the landing page, and both by whole week and month, each row holding every
  * model's sums. Pure: the batch writer, the repair and the reconciliation derive every row with these functions.
  */
-import { type Goal, MODELS, modelSumColumn } from '../../../../contracts/src/attribution';
+import { CREDIT_SUMS, type Goal, MODELS, modelSumColumn } from '../../../../contracts/src/attribution';
 import { PERIOD_GRAINS, type PeriodGrain, periodStart } from '../../../../contracts/src/rollup-periods';
 import { compositeKey } from '../composite-key';
 import { addSums, type CreditSums } from '../credit-sums';
@@ -11,7 +11,6 @@ import type { ConversionView, Credit } from '../recompute-person';
 import {
   bigintColumn,
   type Column,
-  CREDIT_SUM_COLUMNS,
   dayAndTextKeys,
   keyOfTable,
   type RollupRow,
@@ -125,11 +124,11 @@ export function accumulateCredits(into: Map<string, RollupDelta>, credits: Itera
  * so a conversion's touchpoints cost one row per group rather than one per group and model.
  */
 export const MODEL_SUM_COLUMNS: readonly Column[] = MODELS.flatMap((model) =>
-  CREDIT_SUM_COLUMNS.map((c) => bigintColumn(modelSumColumn(c.name, model))),
+  CREDIT_SUMS.map((sum) => bigintColumn(modelSumColumn(sum, model))),
 );
 
 /** Where each model's four sums start in a row's values (`MODEL_SUM_COLUMNS` order). */
-const MODEL_OFFSET = new Map<string, number>(MODELS.map((m, i) => [m, i * CREDIT_SUM_COLUMNS.length]));
+const MODEL_OFFSET = new Map<string, number>(MODELS.map((m, i) => [m, i * CREDIT_SUMS.length]));
 
 const DAILY_KEYS = dayAndTextKeys(ROLLUP_KEY.columns.filter((c) => c !== 'model'));
 

@@ -4,6 +4,7 @@
  * record of those columns; the pure modules beside this one build the rows from deltas, the adapters only turn
  * them into statements.
  */
+import { CREDIT_SUMS } from '../../../../contracts/src/attribution';
 import { compositeKey, type CompositeKey } from '../composite-key';
 import type { CreditSums } from '../credit-sums';
 
@@ -38,9 +39,7 @@ export const dayAndTextKeys = (names: readonly string[]): Column[] =>
   names.map((name) => (name === 'day' ? dateColumn(name) : textColumn(name)));
 
 /** The summed columns of the attribution rollups, in the order of `creditSumValues`. */
-export const CREDIT_SUM_COLUMNS: readonly Column[] = ['weight', 'new_weight', 'value_micros', 'cogs_micros'].map(
-  bigintColumn,
-);
+export const CREDIT_SUM_COLUMNS: readonly Column[] = CREDIT_SUMS.map(bigintColumn);
 
 export const creditSumValues = (d: CreditSums): number[] => [d.weight, d.newWeight, d.valueMicros, d.cogsMicros];
 
