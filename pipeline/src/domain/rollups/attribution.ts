@@ -166,25 +166,33 @@ const ROLLUP_FIELD_AT = new Map(ROLLUP_KEY.columns.map((c, i) => [c, i]));
 const MODEL_AT = ROLLUP_FIELD_AT.get('model')!;
 const DAY_AT = ROLLUP_FIELD_AT.get('day')!;
 
-/**
- * A credit delta (keyed by `ROLLUP_KEY`) as the values of one attribution rollup, keyed by that table's key: the
- * delta's groups summed over the dimensions the table leaves out (the landing page), each day moved to the first
- * day of its `grain` for a table by period, and each model's sums at its columns.
- */
-export function rollupValues(
-  t: RollupTable,
-  delta: ReadonlyMap<string, RollupDelta>,
-  grain?: PeriodGrain,
-): Map<string, number[]> {
+/** One group of a credit delta, its key split once: its fields, where its model's sums go, and the sums. */
+interface DeltaGroup {
+  parts: readonly string[];
+  offset: number;
+  sums: RollupDelta;
+}
+
+/** The groups of a delta keyed by `ROLLUP_KEY`; a model without columns is named by `where` rather than dropped. */
+function groupsOf(delta: ReadonlyMap<string, RollupDelta>, where: string): DeltaGroup[] {
+  const groups: DeltaGroup[] = [];
+  for (const [k, sums] of delta) {
+    const parts = ROLLUP_KEY.parts(k);
+    const offset = MODEL_OFFSET.get(parts[MODEL_AT]!);
+    if (offset === undefined) throw new Error(`${where}: no columns for the model ${parts[MODEL_AT]}`);
+    groups.push({ parts, offset, sums });
+  }
+  return groups;
+}
+
+/** The groups as the values of table `t`, by `grain` for a table by period (see `rollupValues`). */
+function valuesOf(t: RollupTable, groups: readonly DeltaGroup[], grain?: PeriodGrain): Map<string, number[]> {
   const tableKey = keyOfTable(t);
   const picked = t.keys.filter((c) => c.name !== 'grain').map((c) => ROLLUP_FIELD_AT.get(c.name)!);
   const dayAt = picked.indexOf(DAY_AT);
   const periodOf = new Map<string, string>();
   const out = new Map<string, number[]>();
-  for (const [k, d] of delta) {
-    const parts = ROLLUP_KEY.parts(k);
-    const offset = MODEL_OFFSET.get(parts[MODEL_AT]!);
-    if (offset === undefined) throw new Error(`${t.table}: no columns for the model ${parts[MODEL_AT]}`);
+  for (const { parts, offset, sums: d } of groups) {
     const cells = picked.map((i) => parts[i]!);
     if (grain) {
       const day = cells[dayAt]!;
@@ -204,18 +212,40 @@ export function rollupValues(
   return out;
 }
 
+/**
+ * A credit delta (keyed by `ROLLUP_KEY`) as the values of one attribution rollup, keyed by that table's key: the
+ * delta's groups summed over the dimensions the table leaves out (the landing page), each day moved to the first
+ * day of its `grain` for a table by period, and each model's sums at its columns.
+ */
+export const rollupValues = (
+  t: RollupTable,
+  delta: ReadonlyMap<string, RollupDelta>,
+  grain?: PeriodGrain,
+): Map<string, number[]> => valuesOf(t, groupsOf(delta, t.table), grain);
+
 /** Whether a table holds whole weeks and months (its key starts with the `grain`) rather than days. */
 export const isByPeriod = (t: RollupTable): boolean => t.keys[0]?.name === 'grain';
 
-/** A table's values of a delta for each of its grains: the days, or the weeks and the months together. */
-export const rollupValuesOfTable = (t: RollupTable, delta: ReadonlyMap<string, RollupDelta>): Map<string, number[]> =>
-  isByPeriod(t)
-    ? new Map(PERIOD_GRAINS.flatMap((grain) => [...rollupValues(t, delta, grain)]))
-    : rollupValues(t, delta);
+/**
+ * A credit delta's values for each attribution rollup, in `ATTRIBUTION_ROLLUPS` order: a table by period holds its
+ * weeks and its months together. The delta's keys are split once for all the tables (a batch's delta has a group
+ * per credited day, model and touchpoint dimensions).
+ */
+export function attributionRollupValues(
+  delta: ReadonlyMap<string, RollupDelta>,
+): Array<{ table: RollupTable; values: Map<string, number[]> }> {
+  const groups = groupsOf(delta, 'attribution rollups');
+  return ATTRIBUTION_ROLLUPS.map((table) => ({
+    table,
+    values: isByPeriod(table)
+      ? new Map(PERIOD_GRAINS.flatMap((grain) => [...valuesOf(table, groups, grain)]))
+      : valuesOf(table, groups),
+  }));
+}
 
 /** A credit delta's rows for each attribution rollup, in `ATTRIBUTION_ROLLUPS` order. */
 export function attributionRollupRows(
   delta: ReadonlyMap<string, RollupDelta>,
 ): Array<{ table: RollupTable; rows: RollupRow[] }> {
-  return ATTRIBUTION_ROLLUPS.map((table) => ({ table, rows: rowsOfDelta(table, rollupValuesOfTable(table, delta)) }));
+  return attributionRollupValues(delta).map(({ table, values }) => ({ table, rows: rowsOfDelta(table, values) }));
 }

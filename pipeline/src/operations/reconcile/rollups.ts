@@ -9,12 +9,10 @@ import { selectedAs } from '../../adapters/pg-counter-rollup';
 import { ATTRIBUTION_BY_AD, type AdRollupSums } from '../../domain/rollups/ad';
 import {
   ATTRIBUTION_DAILY,
-  ATTRIBUTION_ROLLUPS,
+  attributionRollupValues,
   isByPeriod,
   MODEL_SUM_COLUMNS,
   type RollupDelta,
-  rollupValues,
-  rollupValuesOfTable,
 } from '../../domain/rollups/attribution';
 import type { CreditSums } from '../../domain/credit-sums';
 import { CREDIT_SUM_COLUMNS, creditSumValues, keyOfTable, type RollupTable } from '../../domain/rollups/table';
@@ -65,13 +63,14 @@ export async function compareAttributionRollups(
     const end = periodEnd(grain, start);
     return inDayRange(start, range) && (!range.to || (end !== null && end <= range.to));
   };
-  for (const table of ATTRIBUTION_ROLLUPS) {
+  const byTable = attributionRollupValues(expected);
+  for (const { table, values } of byTable) {
     const key = keyOfTable(table);
     compareRollup(
       {
         view: table.table as DriftRow['view'],
         table,
-        expected: rollupValuesOfTable(table, expected),
+        expected: values,
         rows: await q<Record<string, unknown>>(
           `reconcile.${table.table}`,
           `select ${columnsOf(table)} from ${table.table} where store_id = $1 and ${DAY_FILTER}`,
@@ -88,7 +87,8 @@ export async function compareAttributionRollups(
     {
       view: 'conversion_credits',
       table: ATTRIBUTION_DAILY,
-      expected: rollupValues(ATTRIBUTION_DAILY, expected),
+      // The stored credits summed as the daily rollup: the same expectation as that table's.
+      expected: byTable.find((t) => t.table === ATTRIBUTION_DAILY)!.values,
       rows: await q('reconcile.credits', creditSumsSql(ATTRIBUTION_DAILY), params),
       inScope: dayIn(ATTRIBUTION_DAILY, range),
     },
