@@ -9,6 +9,8 @@ import type { RunningPipeline } from '../../pipeline/src/app/daemon';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import request from 'supertest';
 import { sampleProduct } from '../support/samples';
+import { ATTRIBUTION_BY_AD } from '../../pipeline/src/domain/rollups/ad';
+import { byModel } from '../support/attribution-by-model';
 import { createTestStore, startTestApi, startTestPipeline, testDb, type TestStore, waitFor } from '../support/harness';
 import {
   addToCart,
@@ -456,7 +458,8 @@ describe('reconciliation', () => {
     const adRows = () =>
       db.query<{ model: string; campaign_id: string; ad_set_id: string; ad_id: string; weight: string }>(
         'test.ad_rows',
-        `select model, campaign_id, ad_set_id, ad_id, weight from attribution_by_ad where store_id = $1 order by model`,
+        `select model, campaign_id, ad_set_id, ad_id, weight from ${byModel(ATTRIBUTION_BY_AD)}
+         where store_id = $1 order by model`,
         [s.id],
       );
     // One paid touchpoint: every model gives it the whole conversion.
@@ -472,7 +475,7 @@ describe('reconciliation', () => {
 
     await db.query(
       'test.corrupt_ad',
-      "update attribution_by_ad set weight = weight - 1 where store_id = $1 and model = 'last'",
+      'update attribution_by_ad set weight_last = weight_last - 1 where store_id = $1',
       [s.id],
     );
     await db.query(
@@ -485,9 +488,10 @@ describe('reconciliation', () => {
     expect(views.filter((v) => v === 'attribution_by_ad')).toHaveLength(1);
     // The credit now names another ad: its own group is missing and a group nobody expects appeared.
     expect(views.filter((v) => v === 'conversion_credits').length).toBeGreaterThanOrEqual(2);
+    // One row holds every model's sums: the drift is that row, its last-click weight one short.
     expect(found.drift.find((d) => d.view === 'attribution_by_ad')).toMatchObject({
-      expected: { weight: 1_000_000 },
-      actual: { weight: 999_999 },
+      expected: { weightFirst: 1_000_000, weightLast: 1_000_000 },
+      actual: { weightFirst: 1_000_000, weightLast: 999_999 },
     });
     await reconcileStore(db, s.id, { repair: true });
     await s.expectNoDrift();

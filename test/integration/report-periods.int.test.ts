@@ -3,7 +3,8 @@
  * edges from those by day (docs/decisions.md, Storage, "Weeks and months"). A property test asks
  * get-list and the web funnel for random ranges, models and dimension sets over four months of purchases, some
  * sent late, and holds every answer to the daily rollup summed directly; the reconciliation finds no drift in
- * the rollups by period, and finds their changed rows.
+ * the rollups by period, and finds their changed rows; the migrations that put the credit rollups' models side by
+ * side give the rows the pipeline writes.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,6 +28,7 @@ import {
   waitFor,
 } from '../support/harness';
 import { checkoutCompleted, pageView, send } from '../support/journeys';
+import { ATTRIBUTION_BY_AD } from '../../pipeline/src/domain/rollups/ad';
 import { ATTRIBUTION_DAILY, ATTRIBUTION_ROLLUPS } from '../../pipeline/src/domain/rollups/attribution';
 import { byModel } from '../support/attribution-by-model';
 
@@ -208,15 +210,18 @@ it('holds the rollups by week and month to the recomputation: no drift, a change
   expect((await reconcileStore(db, storeId)).driftCount).toBe(0);
 });
 
-it.each(ATTRIBUTION_ROLLUPS.map((t) => [t.table, t] as const))(
+/** The migrations that put each credit rollup's models side by side, and the rows by group the store has at least. */
+const SIDE_BY_SIDE = [
+  ...ATTRIBUTION_ROLLUPS.map((t) => [t.table, t, '0026_attribution_models_side_by_side.sql', 50] as const),
+  [ATTRIBUTION_BY_AD.table, ATTRIBUTION_BY_AD, '0027_ad_rollup_models_side_by_side.sql', 20] as const,
+];
+
+it.each(SIDE_BY_SIDE)(
   "puts each model's sums of %s in its own columns as the pipeline does (the models side by side migration's select)",
-  async (table, t) => {
+  async (table, t, migration, atLeast) => {
     // The migration turned each table's rows by model into rows by group once; its select, run on this store's
     // rows as they were by model, must give the rows the pipeline has written since.
-    const sql = fs.readFileSync(
-      path.join(__dirname, '../../infra/migrations/0026_attribution_models_side_by_side.sql'),
-      'utf8',
-    );
+    const sql = fs.readFileSync(path.join(__dirname, '../../infra/migrations', migration), 'utf8');
     const from = sql.indexOf(`insert into ${table}\n`) + `insert into ${table}\n`.length;
     const select = sql.slice(from, sql.indexOf(';', from)).trim();
     expect(select).toMatch(new RegExp(`^select .*\\sfrom ${table}_by_model\\s+group by [^;]*$`, 's'));
@@ -233,7 +238,7 @@ it.each(ATTRIBUTION_ROLLUPS.map((t) => [t.table, t] as const))(
         await q('test.by_model', `drop table pg_temp.${table}_by_model`);
       }
     });
-    expect(filled.length).toBeGreaterThan(50);
+    expect(filled.length).toBeGreaterThan(atLeast);
     expect(filled).toEqual(written);
   },
 );

@@ -34,6 +34,7 @@ import {
   ATTRIBUTION_DAILY,
   ATTRIBUTION_PERIODS,
 } from '../../pipeline/src/domain/rollups/attribution';
+import { ATTRIBUTION_BY_AD } from '../../pipeline/src/domain/rollups/ad';
 import { byModel } from '../support/attribution-by-model';
 
 /** The analytics views, compared without their store id. */
@@ -361,7 +362,7 @@ async function snapshot(storeId: string): Promise<Record<string, unknown[]>> {
     adRollup: await rows(
       `select to_char(day,'YYYY-MM-DD') d, goal, model, channel, platform, campaign, campaign_id, ad_set_id, ad_id, weight,
               new_weight, value_micros, cogs_micros
-       from attribution_by_ad where store_id = $1 order by 1,2,3,4,5,6,7,8,9`,
+       from ${byModel(ATTRIBUTION_BY_AD)} where store_id = $1 order by 1,2,3,4,5,6,7,8,9`,
     ),
     spend: await rows(
       `select to_char(day,'YYYY-MM-DD') d, platform, channel, source, medium, campaign, spend_micros, impressions, clicks

@@ -1,6 +1,6 @@
 /**
- * An attribution rollup read one row per model, as reports see it: the table's rows hold every model's sums side
- * by side (docs/decisions.md, Storage, "The models side by side"), and this row source lists each model's four as
+ * An attribution rollup (or the ad rollup) read one row per model, as reports see it: the table's rows hold every
+ * model's sums side by side (docs/decisions.md, Storage, "The models side by side"), and this row source lists each model's four as
  * `model`, `weight`, `new_weight`, `value_micros` and `cogs_micros`, leaving out a model whose sums are all zero
  * in a row, as the table left out such rows when it held one per model.
  */

@@ -37,6 +37,7 @@ import {
   validateAdFilters,
 } from './ad-keys';
 import { sortRecords, validateSort } from './analytics-lists';
+import { modelSumsOf } from './attribution-rows';
 import { addReportSums, emptySums, type ReportSums, summaryOfSums, validateRange } from './report.service';
 
 export const DEFAULT_DRILL_PAGE_SIZE = 20;
@@ -177,7 +178,9 @@ export class AdAnalysisService {
     const dims = validateAdDimensions(req.dimensions);
     const keep = validateFilters(req.filters);
     await requireFitFor(this.db, store.store_id, req.model, req.goal);
-    const params = [store.store_id, req.goal, req.model, req.start_date, req.end_date];
+    const params = [store.store_id, req.goal, req.start_date, req.end_date];
+    // The ad rollup holds the models side by side: the model's four sums, from the rows it credited.
+    const model = modelSumsOf(req.model);
     const [dir, rows] = await Promise.all([
       this.directory(store.store_id),
       this.db.query<SumsRow>(
@@ -185,14 +188,15 @@ export class AdAnalysisService {
         `select channel, platform, campaign, campaign_id, ad_set_id, ad_id,
                 sum(weight) as weight, sum(new_weight) as new_weight, sum(value_micros) as value_micros,
                 sum(cogs_micros) as cogs_micros, 0 as spend_micros, 0 as impressions, 0 as clicks, 0 as ad_value_micros
-         from attribution_by_ad
-         where store_id = $1 and goal = $2 and model = $3 and day >= $4::date and day < $5::date
+         from (select channel, platform, campaign, campaign_id, ad_set_id, ad_id, ${model.sums}
+               from attribution_by_ad
+               where store_id = $1 and goal = $2 and day >= $3::date and day < $4::date and ${model.credited}) r
          group by channel, platform, campaign, campaign_id, ad_set_id, ad_id
          union all
          select channel, platform, campaign, campaign_id, adset_id, ad_id, 0, 0, 0, 0,
                 sum(spend_micros), sum(impressions), sum(clicks), sum(conv_value_micros)
          from ad_spend
-         where store_id = $1 and day >= $4::date and day < $5::date
+         where store_id = $1 and day >= $3::date and day < $4::date
          group by channel, platform, campaign, campaign_id, adset_id, ad_id`,
         params,
       ),

@@ -10,6 +10,21 @@ import { CREDIT_SUMS, type Model, MODELS, modelSumColumn } from '../../../contra
 import { coverRange } from '../../../contracts/src/rollup-periods';
 
 /**
+ * How a report reads `model`'s sums from a rollup that holds the models side by side (the attribution rollups and
+ * attribution_by_ad): `sums`, its four columns named `weight`, `new_weight`, `value_micros` and `cogs_micros`;
+ * `credited`, the condition of the rows where they are not all zero (the rows a rollup by model held).
+ */
+export function modelSumsOf(model: Model): { sums: string; credited: string } {
+  // The model names columns, so it is checked against the list rather than passed as a parameter.
+  if (!MODELS.includes(model)) throw new Error(`modelSumsOf: unknown model ${String(model)}`);
+  const columns = CREDIT_SUMS.map((s) => modelSumColumn(s, model));
+  return {
+    sums: CREDIT_SUMS.map((s, i) => `${columns[i]} as ${s}`).join(', '),
+    credited: `(${columns.map((c) => `${c} <> 0`).join(' or ')})`,
+  };
+}
+
+/**
  * A row source (to follow `from`) of the sums `model` credited to `columns`, unaggregated: one rollup row per day
  * or period, its sums named `weight`, `new_weight`, `value_micros` and `cogs_micros`, which the caller sums by
  * the columns it groups on. `where` holds the conditions besides the days and the model (store, goal); the days'
@@ -22,11 +37,9 @@ export function attributionRows(
   range: { start_date: string; end_date: string },
   params: unknown[],
 ): string {
-  // The model names columns, so it is checked against the list rather than passed as a parameter.
-  if (!MODELS.includes(model)) throw new Error(`attributionRows: unknown model ${String(model)}`);
-  const sums = CREDIT_SUMS.map((s) => modelSumColumn(s, model));
-  const select = [...columns, ...CREDIT_SUMS.map((s, i) => `${sums[i]} as ${s}`)].join(', ');
-  const credited = `${where} and (${sums.map((s) => `${s} <> 0`).join(' or ')})`;
+  const byModel = modelSumsOf(model);
+  const select = [...columns, byModel.sums].join(', ');
+  const credited = `${where} and ${byModel.credited}`;
   const days = (from: string, to: string): string => {
     params.push(from, to);
     return `day >= $${params.length - 1}::date and day < $${params.length}::date`;

@@ -1,13 +1,18 @@
 /**
  * The ad rollup's key and deltas (docs/product.md, Ads attribution): the credits of paid touchpoints (platform
- * not "") summed by day, goal, model, channel, platform, campaign and the three ad ids. Pure: the incremental
- * maintainer, the repair and the reconciliation all derive it from credits with these functions.
+ * not "") summed by day, goal, channel, platform, campaign and the three ad ids, each model's sums in columns of
+ * their own. Pure: the incremental maintainer, the repair and the reconciliation all derive it from credits with
+ * these functions.
  */
 import { compositeKey } from '../composite-key';
 import { addSums, type CreditSums } from '../credit-sums';
-import { CREDIT_SUM_COLUMNS, creditSumValues, dayAndTextKeys, type RollupRow, type RollupTable, rowOf } from './table';
+import { addModelSums, MODEL_SUM_COLUMNS, modelSumOffset } from './attribution';
+import { dayAndTextKeys, keyOfTable, type RollupRow, rowsOfDelta, type RollupTable } from './table';
 
-/** The ad rollup's key: a paid credit's dimensions, in the order of attribution_by_ad's key columns. */
+/**
+ * A paid credit delta's key: its model and dimensions. attribution_by_ad is keyed by the dimensions alone, in this
+ * order, and holds the models side by side (docs/decisions.md, Storage, "The models side by side").
+ */
 export const AD_ROLLUP_KEY = compositeKey([
   'day',
   'goal',
@@ -59,10 +64,24 @@ export function mergeAdDeltas(into: Map<string, AdRollupSums>, from: ReadonlyMap
 
 export const ATTRIBUTION_BY_AD: RollupTable = {
   table: 'attribution_by_ad',
-  keys: dayAndTextKeys(AD_ROLLUP_KEY.columns),
-  values: CREDIT_SUM_COLUMNS,
+  keys: dayAndTextKeys(AD_ROLLUP_KEY.columns.filter((c) => c !== 'model')),
+  values: MODEL_SUM_COLUMNS,
 };
+
+const MODEL_AT = AD_ROLLUP_KEY.columns.indexOf('model');
+
+/** A delta (keyed by `AD_ROLLUP_KEY`) as attribution_by_ad's values, keyed by its key: each model at its columns. */
+export function adRollupValues(delta: ReadonlyMap<string, AdRollupSums>): Map<string, number[]> {
+  const key = keyOfTable(ATTRIBUTION_BY_AD);
+  const out = new Map<string, number[]>();
+  for (const [k, d] of delta) {
+    const cells = AD_ROLLUP_KEY.parts(k);
+    const [model] = cells.splice(MODEL_AT, 1);
+    addModelSums(out, key.ofParts(cells), modelSumOffset(model!, ATTRIBUTION_BY_AD.table), d);
+  }
+  return out;
+}
 
 /** A delta's rows of `attribution_by_ad`. */
 export const adRollupRows = (delta: ReadonlyMap<string, AdRollupSums>): RollupRow[] =>
-  [...delta].map(([k, d]) => rowOf(ATTRIBUTION_BY_AD, AD_ROLLUP_KEY.parts(k), creditSumValues(d)));
+  rowsOfDelta(ATTRIBUTION_BY_AD, adRollupValues(delta));

@@ -130,6 +130,23 @@ export const MODEL_SUM_COLUMNS: readonly Column[] = MODELS.flatMap((model) =>
 /** Where each model's four sums start in a row's values (`MODEL_SUM_COLUMNS` order). */
 const MODEL_OFFSET = new Map<string, number>(MODELS.map((m, i) => [m, i * CREDIT_SUMS.length]));
 
+/** Where `model`'s sums start in a row's values; a model without columns is named by `where` rather than dropped. */
+export function modelSumOffset(model: string, where: string): number {
+  const offset = MODEL_OFFSET.get(model);
+  if (offset === undefined) throw new Error(`${where}: no columns for the model ${model}`);
+  return offset;
+}
+
+/** Adds a group's sums to a row's values (`MODEL_SUM_COLUMNS` order, a new row when absent) at its model's columns. */
+export function addModelSums(into: Map<string, number[]>, key: string, offset: number, d: Readonly<CreditSums>): void {
+  let values = into.get(key);
+  if (!values) into.set(key, (values = new Array<number>(MODEL_SUM_COLUMNS.length).fill(0)));
+  values[offset]! += d.weight;
+  values[offset + 1]! += d.newWeight;
+  values[offset + 2]! += d.valueMicros;
+  values[offset + 3]! += d.cogsMicros;
+}
+
 const DAILY_KEYS = dayAndTextKeys(ROLLUP_KEY.columns.filter((c) => c !== 'model'));
 
 export const ATTRIBUTION_DAILY: RollupTable = {
@@ -173,14 +190,12 @@ interface DeltaGroup {
   sums: RollupDelta;
 }
 
-/** The groups of a delta keyed by `ROLLUP_KEY`; a model without columns is named by `where` rather than dropped. */
+/** The groups of a delta keyed by `ROLLUP_KEY` (`where` names the caller in `modelSumOffset`'s error). */
 function groupsOf(delta: ReadonlyMap<string, RollupDelta>, where: string): DeltaGroup[] {
   const groups: DeltaGroup[] = [];
   for (const [k, sums] of delta) {
     const parts = ROLLUP_KEY.parts(k);
-    const offset = MODEL_OFFSET.get(parts[MODEL_AT]!);
-    if (offset === undefined) throw new Error(`${where}: no columns for the model ${parts[MODEL_AT]}`);
-    groups.push({ parts, offset, sums });
+    groups.push({ parts, offset: modelSumOffset(parts[MODEL_AT]!, where), sums });
   }
   return groups;
 }
@@ -201,13 +216,7 @@ function valuesOf(t: RollupTable, groups: readonly DeltaGroup[], grain?: PeriodG
       cells[dayAt] = first;
       cells.unshift(grain);
     }
-    const key = tableKey.ofParts(cells);
-    let values = out.get(key);
-    if (!values) out.set(key, (values = new Array<number>(MODEL_SUM_COLUMNS.length).fill(0)));
-    values[offset]! += d.weight;
-    values[offset + 1]! += d.newWeight;
-    values[offset + 2]! += d.valueMicros;
-    values[offset + 3]! += d.cogsMicros;
+    addModelSums(out, tableKey.ofParts(cells), offset, d);
   }
   return out;
 }

@@ -6,43 +6,33 @@ import { MODELS } from '../../../../contracts/src/attribution';
 import { type PeriodGrain, periodEnd } from '../../../../contracts/src/rollup-periods';
 import type { Query } from '../../../../storage/db';
 import { selectedAs } from '../../adapters/pg-counter-rollup';
-import { ATTRIBUTION_BY_AD, type AdRollupSums } from '../../domain/rollups/ad';
+import { adRollupValues, ATTRIBUTION_BY_AD, type AdRollupSums } from '../../domain/rollups/ad';
 import {
   ATTRIBUTION_DAILY,
   attributionRollupValues,
   isByPeriod,
-  MODEL_SUM_COLUMNS,
   type RollupDelta,
 } from '../../domain/rollups/attribution';
-import type { CreditSums } from '../../domain/credit-sums';
-import { CREDIT_SUM_COLUMNS, creditSumValues, keyOfTable, type RollupTable } from '../../domain/rollups/table';
+import { CREDIT_SUM_COLUMNS, keyOfTable, type RollupTable } from '../../domain/rollups/table';
 import { compareRollup } from './compare';
 import { DAY_FILTER, type DayRange, dayParams, type DriftRow, inDayRange, type ReportDrift } from './types';
 
 /** A table's columns as selected by name. */
 const columnsOf = (t: RollupTable): string => [...t.keys, ...t.values].map((c) => selectedAs(c)).join(', ');
 
-/** The same sums as value lists, keyed by the delta's own keys (`AD_ROLLUP_KEY`, attribution_by_ad's key order). */
-const asValues = (delta: ReadonlyMap<string, CreditSums>): Map<string, number[]> =>
-  new Map([...delta].map(([k, d]) => [k, creditSumValues(d)]));
-
 const dayIn = (t: RollupTable, range: DayRange) => {
   const key = keyOfTable(t);
   return (k: string): boolean => inDayRange(key.get(k, 'day'), range);
 };
 
-/**
- * The stored credits summed as a table's value columns: one model's sums each where the table holds the models
- * side by side, else the credits' own sums.
- */
-const creditSumsOf = (t: RollupTable): string[] =>
-  t.values === MODEL_SUM_COLUMNS
-    ? MODELS.flatMap((m) => CREDIT_SUM_COLUMNS.map((c) => `coalesce(sum(${c.name}) filter (where model = '${m}'), 0)`))
-    : CREDIT_SUM_COLUMNS.map((c) => `sum(${c.name})`);
+/** The stored credits summed as a rollup's value columns: each model's sums at its own (`MODEL_SUM_COLUMNS`). */
+const CREDIT_SUMS_BY_MODEL: readonly string[] = MODELS.flatMap((m) =>
+  CREDIT_SUM_COLUMNS.map((c) => `coalesce(sum(${c.name}) filter (where model = '${m}'), 0)`),
+);
 
 /** The credits summed by a table's dimensions (a credit row's column names are the rollups'). */
 const creditSumsSql = (t: RollupTable, where = ''): string => {
-  const sums = creditSumsOf(t);
+  const sums = CREDIT_SUMS_BY_MODEL;
   return `select ${t.keys.map((c) => selectedAs(c)).join(', ')},
             ${sums.map((sum, i) => `${sum} as ${t.values[i]!.name}`).join(', ')}
      from conversion_credits where store_id = $1 ${where} and ${DAY_FILTER}
@@ -106,7 +96,7 @@ export async function compareAdRollup(
 ): Promise<void> {
   const t = ATTRIBUTION_BY_AD;
   const params = dayParams(storeId, range);
-  const want = asValues(expected);
+  const want = adRollupValues(expected);
   const sources = [
     [
       'attribution_by_ad',
