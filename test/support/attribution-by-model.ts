@@ -1,8 +1,8 @@
 /**
  * An attribution rollup (or the ad rollup) read one row per model, as reports see it: the table's rows hold every
- * model's sums side by side (docs/decisions.md, Storage, "The models side by side"), and this row source lists each model's four as
- * `model`, `weight`, `new_weight`, `value_micros` and `cogs_micros`, leaving out a model whose sums are all zero
- * in a row, as the table left out such rows when it held one per model.
+ * model's sums side by side (docs/decisions.md, Storage, "The models side by side"), and this row source lists
+ * each model's four as `model`, `weight`, `new_weight`, `value_micros` and `cogs_micros`, leaving out a model whose
+ * sums are all zero in a row, as the table left out such rows when it held one per model.
  */
 import { CREDIT_SUMS, MODELS, modelSumColumn } from '../../contracts/src/attribution';
 import type { RollupTable } from '../../pipeline/src/domain/rollups/table';

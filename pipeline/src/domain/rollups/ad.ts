@@ -6,8 +6,8 @@
  */
 import { compositeKey } from '../composite-key';
 import { addSums, type CreditSums } from '../credit-sums';
-import { addModelSums, MODEL_SUM_COLUMNS, modelSumOffset } from './attribution';
-import { dayAndTextKeys, keyOfTable, type RollupRow, rowsOfDelta, type RollupTable } from './table';
+import { groupsOf, MODEL_SUM_COLUMNS, modelValuesOf } from './attribution';
+import { dayAndTextKeys, type RollupRow, rowsOfDelta, type RollupTable } from './table';
 
 /**
  * A paid credit delta's key: its model and dimensions. attribution_by_ad is keyed by the dimensions alone, in this
@@ -68,19 +68,9 @@ export const ATTRIBUTION_BY_AD: RollupTable = {
   values: MODEL_SUM_COLUMNS,
 };
 
-const MODEL_AT = AD_ROLLUP_KEY.columns.indexOf('model');
-
 /** A delta (keyed by `AD_ROLLUP_KEY`) as attribution_by_ad's values, keyed by its key: each model at its columns. */
-export function adRollupValues(delta: ReadonlyMap<string, AdRollupSums>): Map<string, number[]> {
-  const key = keyOfTable(ATTRIBUTION_BY_AD);
-  const out = new Map<string, number[]>();
-  for (const [k, d] of delta) {
-    const cells = AD_ROLLUP_KEY.parts(k);
-    const [model] = cells.splice(MODEL_AT, 1);
-    addModelSums(out, key.ofParts(cells), modelSumOffset(model!, ATTRIBUTION_BY_AD.table), d);
-  }
-  return out;
-}
+export const adRollupValues = (delta: ReadonlyMap<string, AdRollupSums>): Map<string, number[]> =>
+  modelValuesOf(ATTRIBUTION_BY_AD, groupsOf(delta, AD_ROLLUP_KEY, ATTRIBUTION_BY_AD.table));
 
 /** A delta's rows of `attribution_by_ad`. */
 export const adRollupRows = (delta: ReadonlyMap<string, AdRollupSums>): RollupRow[] =>

@@ -5,7 +5,7 @@
  */
 import { CREDIT_SUMS, type Goal, MODELS, modelSumColumn } from '../../../../contracts/src/attribution';
 import { PERIOD_GRAINS, type PeriodGrain, periodStart } from '../../../../contracts/src/rollup-periods';
-import { compositeKey } from '../composite-key';
+import { compositeKey, type CompositeKey } from '../composite-key';
 import { addSums, type CreditSums } from '../credit-sums';
 import type { ConversionView, Credit } from '../recompute-person';
 import {
@@ -130,23 +130,6 @@ export const MODEL_SUM_COLUMNS: readonly Column[] = MODELS.flatMap((model) =>
 /** Where each model's four sums start in a row's values (`MODEL_SUM_COLUMNS` order). */
 const MODEL_OFFSET = new Map<string, number>(MODELS.map((m, i) => [m, i * CREDIT_SUMS.length]));
 
-/** Where `model`'s sums start in a row's values; a model without columns is named by `where` rather than dropped. */
-export function modelSumOffset(model: string, where: string): number {
-  const offset = MODEL_OFFSET.get(model);
-  if (offset === undefined) throw new Error(`${where}: no columns for the model ${model}`);
-  return offset;
-}
-
-/** Adds a group's sums to a row's values (`MODEL_SUM_COLUMNS` order, a new row when absent) at its model's columns. */
-export function addModelSums(into: Map<string, number[]>, key: string, offset: number, d: Readonly<CreditSums>): void {
-  let values = into.get(key);
-  if (!values) into.set(key, (values = new Array<number>(MODEL_SUM_COLUMNS.length).fill(0)));
-  values[offset]! += d.weight;
-  values[offset + 1]! += d.newWeight;
-  values[offset + 2]! += d.valueMicros;
-  values[offset + 3]! += d.cogsMicros;
-}
-
 const DAILY_KEYS = dayAndTextKeys(ROLLUP_KEY.columns.filter((c) => c !== 'model'));
 
 export const ATTRIBUTION_DAILY: RollupTable = {
@@ -179,32 +162,45 @@ export const ATTRIBUTION_ROLLUPS = [
   ATTRIBUTION_BY_SOURCE_PERIODS,
 ] as const;
 
-const ROLLUP_FIELD_AT = new Map(ROLLUP_KEY.columns.map((c, i) => [c, i]));
-const MODEL_AT = ROLLUP_FIELD_AT.get('model')!;
-const DAY_AT = ROLLUP_FIELD_AT.get('day')!;
-
-/** One group of a credit delta, its key split once: its fields, where its model's sums go, and the sums. */
-interface DeltaGroup {
-  parts: readonly string[];
-  offset: number;
-  sums: RollupDelta;
+/**
+ * A credit delta's groups, its keys split once: `deltaKey` names the fields (a model and dimensions), and each
+ * group knows where its model's sums go (a model without columns is named by `where` rather than dropped).
+ */
+export interface DeltaGroups {
+  fieldAt: ReadonlyMap<string, number>;
+  groups: ReadonlyArray<{ parts: readonly string[]; offset: number; sums: CreditSums }>;
 }
 
-/** The groups of a delta keyed by `ROLLUP_KEY` (`where` names the caller in `modelSumOffset`'s error). */
-function groupsOf(delta: ReadonlyMap<string, RollupDelta>, where: string): DeltaGroup[] {
-  const groups: DeltaGroup[] = [];
+export function groupsOf(
+  delta: ReadonlyMap<string, CreditSums>,
+  deltaKey: CompositeKey<string>,
+  where: string,
+): DeltaGroups {
+  const fieldAt = new Map(deltaKey.columns.map((c, i) => [c, i]));
+  const modelAt = fieldAt.get('model')!;
+  const groups: Array<DeltaGroups['groups'][number]> = [];
   for (const [k, sums] of delta) {
-    const parts = ROLLUP_KEY.parts(k);
-    groups.push({ parts, offset: modelSumOffset(parts[MODEL_AT]!, where), sums });
+    const parts = deltaKey.parts(k);
+    const offset = MODEL_OFFSET.get(parts[modelAt]!);
+    if (offset === undefined) throw new Error(`${where}: no columns for the model ${parts[modelAt]}`);
+    groups.push({ parts, offset, sums });
   }
-  return groups;
+  return { fieldAt, groups };
 }
 
-/** The groups as the values of table `t`, by `grain` for a table by period (see `rollupValues`). */
-function valuesOf(t: RollupTable, groups: readonly DeltaGroup[], grain?: PeriodGrain): Map<string, number[]> {
+/**
+ * The groups as the values of a table that holds the models side by side (`MODEL_SUM_COLUMNS`), keyed by its key:
+ * summed over the fields its key leaves out (the model, the landing page), each day moved to the first day of its
+ * `grain` for a table by period, each model's sums at its columns.
+ */
+export function modelValuesOf(
+  t: RollupTable,
+  { fieldAt, groups }: DeltaGroups,
+  grain?: PeriodGrain,
+): Map<string, number[]> {
   const tableKey = keyOfTable(t);
-  const picked = t.keys.filter((c) => c.name !== 'grain').map((c) => ROLLUP_FIELD_AT.get(c.name)!);
-  const dayAt = picked.indexOf(DAY_AT);
+  const picked = t.keys.filter((c) => c.name !== 'grain').map((c) => fieldAt.get(c.name)!);
+  const dayAt = picked.indexOf(fieldAt.get('day')!);
   const periodOf = new Map<string, string>();
   const out = new Map<string, number[]>();
   for (const { parts, offset, sums: d } of groups) {
@@ -216,21 +212,23 @@ function valuesOf(t: RollupTable, groups: readonly DeltaGroup[], grain?: PeriodG
       cells[dayAt] = first;
       cells.unshift(grain);
     }
-    addModelSums(out, tableKey.ofParts(cells), offset, d);
+    const key = tableKey.ofParts(cells);
+    let values = out.get(key);
+    if (!values) out.set(key, (values = new Array<number>(MODEL_SUM_COLUMNS.length).fill(0)));
+    values[offset]! += d.weight;
+    values[offset + 1]! += d.newWeight;
+    values[offset + 2]! += d.valueMicros;
+    values[offset + 3]! += d.cogsMicros;
   }
   return out;
 }
 
-/**
- * A credit delta (keyed by `ROLLUP_KEY`) as the values of one attribution rollup, keyed by that table's key: the
- * delta's groups summed over the dimensions the table leaves out (the landing page), each day moved to the first
- * day of its `grain` for a table by period, and each model's sums at its columns.
- */
+/** A credit delta (keyed by `ROLLUP_KEY`) as the values of one attribution rollup (see `modelValuesOf`). */
 export const rollupValues = (
   t: RollupTable,
   delta: ReadonlyMap<string, RollupDelta>,
   grain?: PeriodGrain,
-): Map<string, number[]> => valuesOf(t, groupsOf(delta, t.table), grain);
+): Map<string, number[]> => modelValuesOf(t, groupsOf(delta, ROLLUP_KEY, t.table), grain);
 
 /** Whether a table holds whole weeks and months (its key starts with the `grain`) rather than days. */
 export const isByPeriod = (t: RollupTable): boolean => t.keys[0]?.name === 'grain';
@@ -243,12 +241,12 @@ export const isByPeriod = (t: RollupTable): boolean => t.keys[0]?.name === 'grai
 export function attributionRollupValues(
   delta: ReadonlyMap<string, RollupDelta>,
 ): Array<{ table: RollupTable; values: Map<string, number[]> }> {
-  const groups = groupsOf(delta, 'attribution rollups');
+  const groups = groupsOf(delta, ROLLUP_KEY, 'attribution rollups');
   return ATTRIBUTION_ROLLUPS.map((table) => ({
     table,
     values: isByPeriod(table)
-      ? new Map(PERIOD_GRAINS.flatMap((grain) => [...valuesOf(table, groups, grain)]))
-      : valuesOf(table, groups),
+      ? new Map(PERIOD_GRAINS.flatMap((grain) => [...modelValuesOf(table, groups, grain)]))
+      : modelValuesOf(table, groups),
   }));
 }
 

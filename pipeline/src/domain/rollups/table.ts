@@ -38,7 +38,7 @@ export const integerColumn = (name: string): Column => ({ name, type: 'integer' 
 export const dayAndTextKeys = (names: readonly string[]): Column[] =>
   names.map((name) => (name === 'day' ? dateColumn(name) : textColumn(name)));
 
-/** The summed columns of the attribution rollups, in the order of `creditSumValues`. */
+/** A credit's four summed columns, as `conversion_credits` names them, in the order of `creditSumValues`. */
 export const CREDIT_SUM_COLUMNS: readonly Column[] = CREDIT_SUMS.map(bigintColumn);
 
 export const creditSumValues = (d: CreditSums): number[] => [d.weight, d.newWeight, d.valueMicros, d.cogsMicros];

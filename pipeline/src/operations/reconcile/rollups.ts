@@ -31,14 +31,12 @@ const CREDIT_SUMS_BY_MODEL: readonly string[] = MODELS.flatMap((m) =>
 );
 
 /** The credits summed by a table's dimensions (a credit row's column names are the rollups'). */
-const creditSumsSql = (t: RollupTable, where = ''): string => {
-  const sums = CREDIT_SUMS_BY_MODEL;
-  return `select ${t.keys.map((c) => selectedAs(c)).join(', ')},
-            ${sums.map((sum, i) => `${sum} as ${t.values[i]!.name}`).join(', ')}
+const creditSumsSql = (t: RollupTable, where = ''): string =>
+  `select ${t.keys.map((c) => selectedAs(c)).join(', ')},
+            ${CREDIT_SUMS_BY_MODEL.map((sum, i) => `${sum} as ${t.values[i]!.name}`).join(', ')}
      from conversion_credits where store_id = $1 ${where} and ${DAY_FILTER}
      group by ${t.keys.map((c) => c.name).join(', ')}
-     having ${sums.map((sum) => `${sum} <> 0`).join(' or ')}`;
-};
+     having ${CREDIT_SUMS_BY_MODEL.map((sum) => `${sum} <> 0`).join(' or ')}`;
 
 export async function compareAttributionRollups(
   q: Query,
