@@ -96,7 +96,7 @@ export const CONVERSION_KEY = compositeKey(['goal', 'key']);
 
 /**
  * A credit delta's key: a credit's model and the dimensions reports group by. The rollups key their rows by the
- * dimensions alone and hold the models side by side (`rollupValues`); the platform is the ad rollup's
+ * dimensions alone and hold the models side by side (`modelValuesOf`); the platform is the ad rollup's
  * (docs/decisions.md, Storage, "The models side by side").
  */
 export const ROLLUP_KEY = compositeKey([
@@ -119,9 +119,10 @@ export function accumulateCredits(into: Map<string, RollupDelta>, credits: Itera
 }
 
 /**
- * The attribution rollups' summed columns: the four sums of each model side by side, `<sum>_<model>` in the order
- * of `MODELS` (docs/decisions.md, Storage, "The models side by side"). A group's row holds every model's credit,
- * so a conversion's touchpoints cost one row per group rather than one per group and model.
+ * The summed columns of the credit rollups (the attribution rollups and attribution_by_ad): the four sums of each
+ * model side by side, `<sum>_<model>` in the order of `MODELS` (docs/decisions.md, Storage, "The models side by
+ * side"). A group's row holds every model's credit, so a conversion's touchpoints cost one row per group rather
+ * than one per group and model.
  */
 export const MODEL_SUM_COLUMNS: readonly Column[] = MODELS.flatMap((model) =>
   CREDIT_SUMS.map((sum) => bigintColumn(modelSumColumn(sum, model))),
