@@ -394,6 +394,12 @@ export function cpuPerEvent(before: CpuReading, after: CpuReading, events: numbe
   };
 }
 
+/** The longest of the daemons' rehearsals at start (docs/decisions.md, Operations), from one scrape of their metrics. */
+export function rehearsalSecondsIn(text: string): number {
+  const seconds = [...text.matchAll(/^pipeline_rehearsal_seconds (\S+)$/gm)].map((m) => Number(m[1]));
+  return Number(Math.max(0, ...seconds).toFixed(2));
+}
+
 /**
  * Seconds the daemons' main threads spent paused by the garbage collector, from `nodejs_gc_duration_seconds`
  * (every kind), summed over workers.

@@ -7,7 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import { sampleEvent } from '../../test/support/samples';
 import { postBytes } from '../post-bytes';
-import { cpuPerEvent, percentile, readCpu, startBenchEnv, waitForCommitted, type WorkersOption } from './bench-env';
+import {
+  cpuPerEvent,
+  percentile,
+  readCpu,
+  rehearsalSecondsIn,
+  startBenchEnv,
+  waitForCommitted,
+  type WorkersOption,
+} from './bench-env';
 
 export interface IngestBenchOptions extends WorkersOption {
   events: number;
@@ -70,7 +78,8 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<IngestBench
         : [`${env.apiUrl}/v2-4-2/api/events`, { 'Content-Type': 'application/json', 'X-Ingest-Key': key }];
     const latencies: number[] = [];
     let next = 0;
-    const cpuBefore = await readCpu(env);
+    const before = await env.pipelineMetrics();
+    const cpuBefore = await readCpu(env, before);
     const started = performance.now();
     const worker = async (): Promise<void> => {
       while (next < batches.length) {
@@ -99,6 +108,7 @@ export async function benchIngest(opts: IngestBenchOptions): Promise<IngestBench
       end_to_end_events_per_s: Math.round(opts.events / seconds),
       end_to_end_seconds: Number(seconds.toFixed(2)),
       cpu_us_per_event: cpuPerEvent(cpuBefore, cpuAfter, opts.events),
+      rehearsal_seconds: rehearsalSecondsIn(before),
       request_ms: {
         p50: Number(percentile(latencies, 50).toFixed(1)),
         p99: Number(percentile(latencies, 99).toFixed(1)),

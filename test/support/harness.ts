@@ -53,11 +53,17 @@ export async function startTestApi(extra: Record<string, string> = {}): Promise<
   return startApi(config, silentLogger());
 }
 
+/**
+ * Test daemons rehearse a short history (one batch, a fraction of a second) instead of the default's thousands:
+ * every test daemon still runs it before its messages, and `rehearsal.int.test.ts` runs the default.
+ */
+export const TEST_REHEARSAL = { PIPELINE_REHEARSAL_MESSAGES: '300' } as const;
+
 export async function startTestPipeline(
   extra: Record<string, string> = {},
   deps: Partial<PipelineDeps> = {},
 ): Promise<RunningPipeline> {
-  const config = loadPipelineConfig(baseEnv({ PIPELINE_FLUSH_MS: '20', ...extra }));
+  const config = loadPipelineConfig(baseEnv({ PIPELINE_FLUSH_MS: '20', ...TEST_REHEARSAL, ...extra }));
   return startPipeline(config, silentLogger(), {
     withoutHealthServer: true,
     withoutJobs: true,

@@ -1,7 +1,7 @@
 /** Runs the daemons as real child processes (for SIGKILL and SIGTERM tests). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { baseEnv } from './harness';
+import { baseEnv, TEST_REHEARSAL } from './harness';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -61,7 +61,10 @@ export function runScript(
 }
 
 export function spawnPipeline(extra: Record<string, string> = {}): Child {
-  return spawnTs('pipeline/src/app/main.ts', baseEnv({ LOG_LEVEL: 'warn', PIPELINE_FLUSH_MS: '20', ...extra }));
+  return spawnTs(
+    'pipeline/src/app/main.ts',
+    baseEnv({ LOG_LEVEL: 'warn', PIPELINE_FLUSH_MS: '20', ...TEST_REHEARSAL, ...extra }),
+  );
 }
 
 /**

@@ -76,6 +76,11 @@ const schema = z
     PIPELINE_READY_MAX_PENDING: int(1_000_000, 1),
     /** How often the planner counts of filling tables are checked (docs/decisions.md, Operations; 0 = never). */
     PIPELINE_PLANNER_COUNT_CHECK_MS: int(1000),
+    /**
+     * Messages of a made-up store the daemon runs through its batch path, rolled back, before it takes any
+     * (docs/decisions.md, Operations, "The daemon rehearses before it takes messages"; 0 = none).
+     */
+    PIPELINE_REHEARSAL_MESSAGES: int(6000, 0),
     /** Fault injection for tests: SIGKILL the process after this many commits, before their acks (0 = off). */
     PIPELINE_FAULT_KILL_AFTER_COMMITS: int(0),
   })
@@ -110,6 +115,7 @@ const schema = z
       faultKillAfterCommits: env.PIPELINE_FAULT_KILL_AFTER_COMMITS,
       readyMaxPending: env.PIPELINE_READY_MAX_PENDING,
       plannerCountCheckMs: env.PIPELINE_PLANNER_COUNT_CHECK_MS,
+      rehearsalMessages: env.PIPELINE_REHEARSAL_MESSAGES,
       jobs: {
         enabled: env.PIPELINE_JOBS === 'on',
         reconcileCron: env.JOB_RECONCILE_CRON,

@@ -18,6 +18,7 @@ import type { PipelineConfig } from './config';
 import { startHealthServer } from '../../../runtime/health-server';
 import { shutdown } from '../../../runtime/shutdown';
 import { startJobs } from '../jobs/scheduler';
+import { rehearse } from './rehearsal';
 import { standardJobs } from './standard-jobs';
 import { createPipelineMetrics, type PipelineMetrics } from './metrics';
 import { watchPlannerCounts } from '../adapters/planner-counts';
@@ -38,13 +39,21 @@ export interface RunningPipeline {
 }
 
 export interface PipelineDeps {
-  /** The batch's view maintenance, given the daemon's metrics and JetStream (for its webhook deliveries). */
-  maintainViews: (metrics: PipelineMetrics, js: JetStreamClient) => MaintainViews;
+  /**
+   * The batch's view maintenance, given the daemon's metrics and JetStream (for its webhook deliveries); without
+   * metrics for the rehearsal at start, whose batches count in none.
+   */
+  maintainViews: (metrics: PipelineMetrics | null, js: JetStreamClient) => MaintainViews;
   /** Skip the HTTP health server (tests that run several pipelines). */
   withoutHealthServer?: boolean;
   /** Skip the scheduled jobs (tests run them directly). */
   withoutJobs?: boolean;
 }
+
+/** The rehearsal's batches: large enough that each runs the batch path as a backlog's do. */
+const REHEARSAL_BATCH = 2000;
+/** No rehearsal batch starts after this long: a slow machine starts sooner, less rehearsed. */
+const REHEARSAL_MAX_MS = 15_000;
 
 export async function startPipeline(
   config: PipelineConfig,
@@ -92,6 +101,15 @@ export async function startPipeline(
     createBatchWriter(db, deps.maintainViews(metrics, js), { onErasedMessages, rawPayloads }),
     config.faultKillAfterCommits,
   );
+  // Compiled before the first message rather than while the first minute's batches wait (docs/decisions.md,
+  // Operations, "The daemon rehearses before it takes messages").
+  const rehearsal = await rehearse(
+    db,
+    deps.maintainViews(null, js),
+    { messages: config.rehearsalMessages, batchSize: REHEARSAL_BATCH, maxMs: REHEARSAL_MAX_MS, now: Date.now() },
+    logger,
+  );
+  metrics.rehearsalSeconds.set(rehearsal?.seconds ?? 0);
   const source = consumePartitions(js, config.partitions, config.pullMax, (consumer, err) =>
     logger.warn({ err, consumer }, 'consumer interrupted; resuming'),
   );

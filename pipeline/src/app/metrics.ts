@@ -129,6 +129,11 @@ export function createPipelineMetrics() {
       help: 'Stores whose views the scheduled reconciliation rebuilt',
       registers: [registry],
     }),
+    rehearsalSeconds: new Gauge({
+      name: 'pipeline_rehearsal_seconds',
+      help: 'How long the rehearsal before taking messages took at start (0: none, or it failed)',
+      registers: [registry],
+    }),
     rawEventsPruned: new Counter({
       name: 'pipeline_raw_events_pruned_total',
       help: 'Raw event payloads deleted by retention',

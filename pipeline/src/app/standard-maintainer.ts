@@ -15,22 +15,22 @@ export function standardMaintainer(
   return (metrics, js) =>
     createViewMaintainer(logger, {
       ...options,
-      onMissingRate: () => metrics.dataQuality.inc({ issue: 'missing_rate' }),
-      onStep: (step, seconds) => metrics.batchSteps.inc({ step }, seconds),
-      onIdentityLocksExhausted: () => metrics.identityLocksExhausted.inc(),
+      onMissingRate: () => metrics?.dataQuality.inc({ issue: 'missing_rate' }),
+      onStep: (step, seconds) => metrics?.batchSteps.inc({ step }, seconds),
+      onIdentityLocksExhausted: () => metrics?.identityLocksExhausted.inc(),
       onRecomputed: (counts) => {
-        for (const [path, n] of Object.entries(counts)) metrics.personsRecomputed.inc({ path }, n);
+        for (const [path, n] of Object.entries(counts)) metrics?.personsRecomputed.inc({ path }, n);
       },
       enqueueIdentityEvents: createIdentityEventEnqueuer(async (subject, delivery) => {
         await js.publish(subject, JSON.stringify(delivery), { msgID: delivery.webhookId });
-        metrics.identityEventsQueued.inc();
+        metrics?.identityEventsQueued.inc();
       }),
       enqueueAdConversions: createAdConversionEnqueuer(
         async (subject, delivery) => {
           await js.publish(subject, JSON.stringify(delivery), { msgID: delivery.webhookId });
         },
         Date.now,
-        (_storeId, outcome, n) => metrics.adConversions.inc({ outcome }, n),
+        (_storeId, outcome, n) => metrics?.adConversions.inc({ outcome }, n),
       ),
     });
 }
