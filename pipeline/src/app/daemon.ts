@@ -50,11 +50,6 @@ export interface PipelineDeps {
   withoutJobs?: boolean;
 }
 
-/** The rehearsal's batches: large enough that each runs the batch path as a backlog's do. */
-const REHEARSAL_BATCH = 2000;
-/** No rehearsal batch starts after this long: a slow machine starts sooner, less rehearsed. */
-const REHEARSAL_MAX_MS = 15_000;
-
 export async function startPipeline(
   config: PipelineConfig,
   logger: Logger,
@@ -106,7 +101,7 @@ export async function startPipeline(
   const rehearsal = await rehearse(
     db,
     deps.maintainViews(null, js),
-    { messages: config.rehearsalMessages, batchSize: REHEARSAL_BATCH, maxMs: REHEARSAL_MAX_MS, now: Date.now() },
+    { messages: config.rehearsalMessages, now: Date.now() },
     logger,
   );
   metrics.rehearsalSeconds.set(rehearsal?.seconds ?? 0);

@@ -20,12 +20,15 @@ import type { BatchItem } from '../stream/build-pipeline';
 export interface RehearsalOptions {
   /** About how many messages to rehearse (0: none). */
   messages: number;
-  /** Messages per rehearsed batch. */
-  batchSize: number;
-  /** No further batch starts after this long. */
-  maxMs: number;
+  /** Messages per rehearsed batch (default: large enough that each runs the batch path as a backlog's do). */
+  batchSize?: number;
+  /** No further batch starts after this long (default 15 s: a slow machine starts sooner, less rehearsed). */
+  maxMs?: number;
   now: number;
 }
+
+const DEFAULT_BATCH = 2000;
+const DEFAULT_MAX_MS = 15_000;
 
 export interface RehearsalResult {
   messages: number;
@@ -103,8 +106,9 @@ export async function rehearse(
       // Every batch in the one transaction, so later batches meet the persons of earlier ones, as a store's do.
       const inRehearsal: Db = { ...db, transaction: (_tag, fn) => fn(tx) };
       const writer = createBatchWriter(inRehearsal, maintain);
-      for (let i = 0; i < items.length && performance.now() - started < opts.maxMs; i += opts.batchSize) {
-        const batch = items.slice(i, i + opts.batchSize);
+      const { batchSize = DEFAULT_BATCH, maxMs = DEFAULT_MAX_MS } = opts;
+      for (let i = 0; i < items.length && performance.now() - started < maxMs; i += batchSize) {
+        const batch = items.slice(i, i + batchSize);
         await writer.applyBatch(batch);
         batches++;
         messages += batch.length;

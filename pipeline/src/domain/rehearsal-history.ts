@@ -93,20 +93,10 @@ const CATALOG: readonly CatalogEntry[] = (
   price,
 }));
 
+/** The browser's `Location` of an absolute URL. */
 function location(href: string): Location {
-  const [, protocol = '', host = '', pathname = '/', search = '', hash = ''] =
-    /^(https?:)\/\/([^/?#]+)([^?#]*)(\?[^#]*)?(#.*)?$/.exec(href) ?? [];
-  return {
-    hash,
-    host,
-    hostname: host,
-    href,
-    origin: `${protocol}//${host}`,
-    pathname: pathname || '/',
-    port: '',
-    protocol,
-    search,
-  };
+  const { hash, host, hostname, origin, pathname, port, protocol, search } = new URL(href);
+  return { hash, host, hostname, href, origin, pathname, port, protocol, search };
 }
 
 function contextOf(href: string, referrer: string, title: string, device: number): Context {
@@ -157,23 +147,31 @@ function variantOf(p: CatalogEntry): ProductVariant {
   };
 }
 
+const cents = (amount: number): number => Math.round(amount * 100) / 100;
+
 const cartLineOf = (p: CatalogEntry, quantity: number): CartLine => ({
-  cost: { totalAmount: usd(Math.round(p.price * quantity * 100) / 100) },
+  cost: { totalAmount: usd(cents(p.price * quantity)) },
   merchandise: variantOf(p),
   quantity,
 });
 
-const cents = (amount: number): number => Math.round(amount * 100) / 100;
+/** A cart's amounts: shipping from the step that chooses it (the shipping step, 3) on, tax at 8 %. */
+function totalsOf(lines: readonly CartLine[], step: number) {
+  const subtotal = cents(lines.reduce((s, l) => s + l.cost.totalAmount.amount, 0));
+  const shipping = step >= 3 ? 5.95 : 0;
+  const tax = cents(subtotal * 0.08);
+  return { subtotal, shipping, tax, total: cents(subtotal + shipping + tax) };
+}
 
-function addressOf(first: string, last: string): MailAddress {
+function address(): MailAddress {
   return {
     address1: '1 Main Street',
     address2: null,
     city: 'Portland',
     country: 'United States',
     countryCode: 'US',
-    firstName: first,
-    lastName: last,
+    firstName: 'Sam',
+    lastName: 'Rivera',
     phone: null,
     province: 'Oregon',
     provinceCode: 'OR',
@@ -189,13 +187,10 @@ function checkoutOf(
   email: string,
   orderId: string | null,
 ): Checkout {
-  const subtotal = cents(lines.reduce((s, l) => s + l.cost.totalAmount.amount, 0));
-  const shipping = step >= 3 ? 5.95 : 0;
-  const tax = cents(subtotal * 0.08);
-  const total = cents(subtotal + shipping + tax);
+  const { subtotal, shipping, tax, total } = totalsOf(lines, step);
   return {
     attributes: [],
-    billingAddress: step >= 2 ? addressOf('Sam', 'Rivera') : null,
+    billingAddress: step >= 2 ? address() : null,
     buyerAcceptsEmailMarketing: step >= 1,
     buyerAcceptsSmsMarketing: false,
     currencyCode: 'USD',
@@ -234,7 +229,7 @@ function checkoutOf(
     },
     order: orderId ? { id: orderId, customer: { id: null, isFirstOrder: true } } : null,
     phone: null,
-    shippingAddress: step >= 2 ? addressOf('Sam', 'Rivera') : null,
+    shippingAddress: step >= 2 ? address() : null,
     shippingLine: step >= 3 ? { price: usd(shipping) } : null,
     smsMarketingPhone: null,
     subtotalPrice: usd(subtotal),
@@ -250,7 +245,8 @@ function checkoutOf(
 
 /** Builds one person's events and orders in time order. */
 class Shopper {
-  readonly items: RehearsalItem[] = [];
+  /** Each item with its time, for the history's order. */
+  readonly items: Array<{ at: number; item: RehearsalItem }> = [];
   private seq = 0;
 
   constructor(
@@ -277,11 +273,11 @@ class Shopper {
       name,
       data,
     } as EventOf<N>;
-    this.items.push({ kind: 'event', event: event as StorefrontEvent });
+    this.items.push({ at, item: { kind: 'event', event: event as StorefrontEvent } });
   }
 
-  order(order: ShopOrder): void {
-    this.items.push({ kind: 'order', order });
+  order(order: ShopOrder, at: number): void {
+    this.items.push({ at, item: { kind: 'order', order } });
   }
 }
 
@@ -337,11 +333,12 @@ function visit(s: Shopper, n: number, v: number, start: number, depth: number, d
       cartLine: cartLineOf(other, 1),
     });
   }
-  const total = cents(lines.reduce((t, l) => t + l.cost.totalAmount.amount, 0));
+  // The amounts once shipping is chosen: the cart shows the subtotal, an order all of them.
+  const totals = totalsOf(lines, CHECKOUT_EVENT_NAMES.length - 1);
   s.event('cart_viewed', next(), device, page('/cart', 'Your cart'), {
     cart: {
       attributes: [],
-      cost: { totalAmount: usd(total) },
+      cost: { totalAmount: usd(totals.subtotal) },
       id: `cart-${n}-${v}`,
       lines,
       totalQuantity: lines.reduce((q, l) => q + l.quantity, 0),
@@ -369,10 +366,10 @@ function visit(s: Shopper, n: number, v: number, start: number, depth: number, d
     processed_at: created,
     cancelled_at: null,
     currency: 'USD',
-    total_price: checkoutOf(token, lines, 5, s.email, orderId).totalPrice.amount.toFixed(2),
-    subtotal_price: total.toFixed(2),
+    total_price: totals.total.toFixed(2),
+    subtotal_price: totals.subtotal.toFixed(2),
     total_discounts: '0.00',
-    total_tax: cents(total * 0.08).toFixed(2),
+    total_tax: totals.tax.toFixed(2),
     financial_status: 'paid',
     landing_site: landing.slice(SHOP.length),
     referring_site: source.referrer || null,
@@ -391,22 +388,28 @@ function visit(s: Shopper, n: number, v: number, start: number, depth: number, d
     })),
     note_attributes: [{ name: 'attribution_client_id', value: `rehearsal-${n}-${device}` }],
   };
-  s.order(order);
+  s.order(order, at);
   if (n % 8 === 7) {
     // A return a week later (or at the history's end): the order's next version holds the refund.
-    const refunded = new Date(Math.max(at + 1, Math.min(at + 7 * DAY_MS, end))).toISOString();
-    s.order({
-      ...order,
-      updated_at: refunded,
-      financial_status: 'partially_refunded',
-      refunds: [
-        {
-          id: String(9_100_000_000 + n),
-          created_at: refunded,
-          transactions: [{ amount: lines[0]!.merchandise.price.amount.toFixed(2), kind: 'refund', status: 'success' }],
-        },
-      ],
-    });
+    const refundedAt = Math.max(at + 1, Math.min(at + 7 * DAY_MS, end));
+    const refunded = new Date(refundedAt).toISOString();
+    s.order(
+      {
+        ...order,
+        updated_at: refunded,
+        financial_status: 'partially_refunded',
+        refunds: [
+          {
+            id: String(9_100_000_000 + n),
+            created_at: refunded,
+            transactions: [
+              { amount: lines[0]!.merchandise.price.amount.toFixed(2), kind: 'refund', status: 'success' },
+            ],
+          },
+        ],
+      },
+      refundedAt,
+    );
   }
 }
 
@@ -418,7 +421,7 @@ function visit(s: Shopper, n: number, v: number, start: number, depth: number, d
  */
 export function rehearsalHistory(opts: RehearsalHistoryOptions): RehearsalItem[] {
   const start = opts.end - opts.days * DAY_MS;
-  const all: RehearsalItem[] = [];
+  const all: Shopper['items'] = [];
   for (let n = 0; n < opts.persons; n++) {
     const s = new Shopper(n, `sam.rivera.${n}@example.com`);
     const visits = 1 + (n % 4);
@@ -432,6 +435,5 @@ export function rehearsalHistory(opts: RehearsalHistoryOptions): RehearsalItem[]
     }
     all.push(...s.items);
   }
-  const at = (it: RehearsalItem): number => Date.parse(it.kind === 'event' ? it.event.timestamp : it.order.updated_at);
-  return all.sort((a, b) => at(a) - at(b));
+  return all.sort((a, b) => a.at - b.at).map((t) => t.item);
 }
