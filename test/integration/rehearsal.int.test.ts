@@ -2,7 +2,8 @@
  * The daemon's rehearsal before it takes messages (docs/decisions.md, Operations, "The daemon rehearses before it
  * takes messages"). On a new installation, a daemon started with the default rehearsal leaves no row in any table
  * and says in its metrics how long the rehearsal took; a store that then sends the very history it rehearsed gets
- * views equal to their recomputation. A rehearsal that fails leaves nothing either and is logged.
+ * views equal to their recomputation. A rehearsal that fails leaves nothing either and is logged; none runs when
+ * its count is 0, and no batch starts once its time is up.
  */
 import request from 'supertest';
 import { migrate } from '../../infra/migrate';
@@ -16,7 +17,7 @@ import type { MaintainViews } from '../../pipeline/src/adapters/pg-batch-writer'
 import { standardMaintainer } from '../../pipeline/src/app/standard-maintainer';
 import { reconcileStore } from '../../pipeline/src/operations/reconcile';
 import { createDb, type Db } from '../../storage/db';
-import { createLogger } from '../../runtime/logger';
+import { createLogger, silentLogger } from '../../runtime/logger';
 import {
   baseEnv,
   createTestStore,
@@ -134,6 +135,24 @@ it('a rehearsal that fails is logged, leaves no store, and lets the daemon start
   } finally {
     await api?.stop();
     await pipeline?.stop();
+    await db.close();
+  }
+});
+
+it('rehearses nothing when its count is 0, starts no batch once its time is up, and otherwise all of its history', async () => {
+  const db = testDb();
+  try {
+    const maintain = createViewMaintainer(silentLogger());
+    const now = Date.now();
+    expect(await rehearse(db, maintain, { messages: 0, now }, silentLogger())).toBeNull();
+    expect(await rehearse(db, maintain, { messages: 300, maxMs: 0, now }, silentLogger())).toEqual(
+      expect.objectContaining({ messages: 0, batches: 0 }),
+    );
+    // With time enough, every message of the history goes through, in batches of the size asked for.
+    const whole = await rehearse(db, maintain, { messages: 300, batchSize: 100, now }, silentLogger());
+    expect(whole!.messages).toBeGreaterThan(200);
+    expect(whole!.batches).toBe(Math.ceil(whole!.messages / 100));
+  } finally {
     await db.close();
   }
 });
